@@ -19,7 +19,7 @@ import {
 import { responseSettings } from "./openai-response-settings.ts";
 import { phaseOf } from "../shared/values.ts";
 import { responsesModeration } from "./moderation.ts";
-import { isRefusal, openingPart, refusalBlock, refusalOf, writeRefusal } from "./refusal.ts";
+import { isRefusal, openingPart, placeRefusal, refusalBlock, refusalOf, writeRefusal } from "./refusal.ts";
 import { cutCallError, finalArguments, holding } from "./cut-calls.ts";
 import { abortError, type EncodableEvent, FAILED_FINISH, resultOfSkipped, withdrawn } from "./protocol-encoder.ts";
 
@@ -205,8 +205,7 @@ export class OpenAIResponseEvents {
     const item = this.#items[block.index]!;
     const at = { item_id: item.id, output_index: block.index };
     const text = block.sent.join("");
-    const refusal = refusalOf(block);
-    if (refusal !== undefined) writeRefusal(item, refusal, at, (type, fields) => this.#send(type, fields));
+    if (refusalOf(block) !== undefined) writeRefusal(item, block, at, (type, fields) => this.#send(type, fields));
     else if (item.type === "message") {
       // The provider's citations of the text (Anthropic's) as the part's annotations, each announced.
       const annotations = block.kind === "text" ? responsesAnnotations(block.cited) : [];
@@ -217,6 +216,7 @@ export class OpenAIResponseEvents {
       this.#send("response.output_text.done", { ...part, text, logprobs: [] });
       this.#send("response.content_part.done", { ...part, part: outputText(text, annotations) });
       Object.assign(item, { status: this.#cut ? "incomplete" : "completed", content: [outputText(text, annotations)] });
+      writeRefusal(item, block, at, (type, fields) => this.#send(type, fields)); // a refusal that stopped the text, after it
     } else if (item.type === "function_call" || item.type === "custom_tool_call") {
       // The arguments as the provider completed them (a `.done` value may extend or replace what streamed).
       const completion = block.kind === "call" ? block.completion : undefined;
@@ -254,8 +254,8 @@ export class OpenAIResponseEvents {
     const incomplete =
       reason === "length" ? "max_output_tokens" : reason === "content-filter" ? "content_filter" : undefined;
     this.#cut = incomplete !== undefined;
-    // Why the provider's classifiers declined (Anthropic's `stop_details`): a refusal content part of its own, last.
-    if (event.refusal?.explanation) this.#blocks.reasoningPart(refusalBlock(event.refusal.explanation));
+    // Why the provider's classifiers declined (Anthropic's `stop_details`): a refusal content part, last.
+    if (event.refusal?.explanation) placeRefusal(this.#blocks, event.refusal.explanation);
     this.#release();
     this.#blocks.finish();
     this.#response.status = incomplete ? "incomplete" : "completed";

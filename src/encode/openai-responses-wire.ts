@@ -98,7 +98,7 @@ export type OpenAIResponsesOutputItem =
       status: "in_progress" | "completed" | "incomplete";
       /** Always `assistant`. */
       role: "assistant";
-      /** One `output_text` part, or one `refusal` part (`{ type: "refusal", refusal }`: a refusal's message of its own). */
+      /** An `output_text` part, then a `refusal` part when a refusal stopped it; or a refusal's message of its own, one `refusal` part. */
       content: (OpenAIResponsesOutputText | { type: "refusal"; refusal: string })[];
       /** `commentary` (a preamble before calls) or `final_answer`, when an OpenAI Responses upstream gave it (the next turn sends it back). */
       phase?: string;

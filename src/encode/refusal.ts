@@ -1,6 +1,6 @@
 import type { ReasoningPart } from "../shared/deltas.ts";
 import { isRefusal } from "../shared/values.ts";
-import type { SequencedBlock } from "./block-sequencer.ts";
+import type { BlockSequencer, SequencedBlock } from "./block-sequencer.ts";
 import { outputText, type OpenAIResponsesOutputItem, type OpenAIResponsesOutputText } from "./openai-responses-wire.ts";
 
 // The encoders tell a refusal part by the predicate the tool loop and the request kit use.
@@ -25,6 +25,24 @@ export function refusalBlock(refusal: string): ReasoningPart {
   const part: ReasoningPart = { type: "block", block: { type: "refusal", refusal } };
   REFUSALS.set(part, refusal);
   return part;
+}
+
+/** The refusals that stopped a message's open text, by its block: a part after its text ({@link placeRefusal}). */
+const TRAILING = new WeakMap<SequencedBlock, string>();
+
+/**
+ * Places a stop's refusal (Anthropic's `stop_details` explanation) as OpenAI shapes one: a `refusal`
+ * part of the message whose text it stopped (one item, last and incomplete), else a message of its own.
+ *
+ * @example
+ * ```ts
+ * placeRefusal(blocks, "Declined: cyber."); // before blocks.finish()
+ * ```
+ */
+export function placeRefusal(blocks: BlockSequencer, refusal: string): void {
+  const tail = blocks.blocks.at(-1);
+  if (tail?.kind === "text" && !tail.done) TRAILING.set(tail, refusal);
+  else blocks.reasoningPart(refusalBlock(refusal));
 }
 
 /**
@@ -61,25 +79,34 @@ export const openingPart = (block: SequencedBlock): OpenAIResponsesOutputText | 
 const refusalPart = (refusal: string): OpenAIResponsesOutputRefusal => ({ type: "refusal", refusal });
 
 /**
- * Writes a refusal's content part, which `response.content_part.added` opened, as the API streams
- * one (openai's `ResponseRefusalDeltaEvent` and `ResponseRefusalDoneEvent`): its text in one
- * `response.refusal.delta`, `response.refusal.done` with the whole, then `response.content_part.done`;
- * the message item is then complete with that part.
+ * Writes a block's refusal ({@link refusalOf}, or one {@link placeRefusal} put after its text), if it
+ * has one, as a content part, as the API streams one (openai's `ResponseRefusalDeltaEvent` and
+ * `ResponseRefusalDoneEvent`): its text in one `response.refusal.delta`, `response.refusal.done` with
+ * the whole, then `response.content_part.done`. A refusal's own message (`response.content_part.added`
+ * opened it) is then complete with that part; after a message's text, the part is added after it
+ * (`content_index` 1) and the message keeps its status.
  *
  * @example
  * ```ts
- * writeRefusal(item, "I can't help with that.", { item_id: item.id, output_index: 0 }, send);
+ * writeRefusal(item, block, { item_id: item.id, output_index: 0 }, send);
  * ```
  */
 export function writeRefusal(
   item: OpenAIResponsesOutputItem,
-  refusal: string,
+  block: SequencedBlock,
   where: { item_id: string; output_index: number },
   send: (type: string, fields: Record<string, unknown>) => void,
 ): void {
-  const at = { ...where, content_index: 0 };
+  const refusal = refusalOf(block) ?? TRAILING.get(block);
+  if (refusal === undefined) return;
+  const content = item.type === "message" ? item.content : [];
+  const at = { ...where, content_index: content.length };
+  if (content.length > 0) send("response.content_part.added", { ...at, part: refusalPart("") });
   send("response.refusal.delta", { ...at, delta: refusal });
   send("response.refusal.done", { ...at, refusal });
   send("response.content_part.done", { ...at, part: refusalPart(refusal) });
-  Object.assign(item, { status: "completed", content: [refusalPart(refusal)] });
+  // A refusal's own message is complete; a message's text keeps its status (incomplete: the refusal stopped it).
+  Object.assign(item, content.length > 0 ? {} : { status: "completed" }, {
+    content: [...content, refusalPart(refusal)],
+  });
 }

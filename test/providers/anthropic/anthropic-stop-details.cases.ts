@@ -14,6 +14,7 @@
 import type { RefusalStopDetails } from "@anthropic-ai/sdk/resources/messages/messages";
 import fc from "fast-check";
 import {
+  OpenAIResponsesEncoderStream,
   readAnthropicMessage,
   readOpenAIChatCompletion,
   readOpenAIResponse,
@@ -24,6 +25,7 @@ import { readMessagesEvents, readResponsesEvents } from "../../support/agent-pro
 import { AGENT_OPTIONS, ENCODERS, encodeAll } from "../../support/encoders.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
 import { assertFinished } from "../../support/invariants.ts";
+import { readConformingStream } from "../../support/open-responses.ts";
 import { readChatChunks } from "../../support/protocol-readers.ts";
 import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
 import { anthropicSse } from "./turn-blocks-recordings.ts";
@@ -66,6 +68,16 @@ const wholeRefusal = {
   stop_sequence: null,
   usage: { input_tokens: 412, output_tokens: 0 },
 };
+
+/** A refusal after some text: the streaming case, the classifier stopping the turn mid-answer. */
+const refusedAfterText = anthropicSse(
+  start,
+  { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+  { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Sure, here" } },
+  { type: "content_block_stop", index: 0 },
+  refusalDelta(DETAILS),
+  { type: "message_stop" },
+);
 
 const finishOf = async (chunks: Uint8Array[]): Promise<FinishEvent> =>
   assertFinished(await collect(streamToolCalls(fromChunks(chunks), { provider: "anthropic" })));
@@ -152,5 +164,32 @@ group("Anthropic stop_details: a refusal's category and explanation", (test) => 
       result.response.output.map((item) => item.type === "message" && item.content),
       [[{ type: "refusal", refusal: EXPLANATION }]],
     );
+  });
+
+  test("Responses: a refusal after text is a refusal part of the open message, its one incomplete item", async () => {
+    const all = await eventsOf(refusedAfterText);
+    const sse = fromChunks(all).pipeThrough(new OpenAIResponsesEncoderStream(AGENT_OPTIONS.responses()));
+    const reading = await readConformingStream(new Response(sse, { headers: { "content-type": "text/event-stream" } }));
+    assertEquals(reading.issues, []);
+    const message = {
+      type: "message",
+      status: "incomplete",
+      content: [
+        { type: "output_text", text: "Sure, here" },
+        { type: "refusal", refusal: EXPLANATION },
+      ],
+    };
+    const shape = (output: unknown) =>
+      (output as Record<string, unknown>[]).map((item) => ({
+        type: item["type"],
+        status: item["status"],
+        content: (item["content"] as Record<string, unknown>[]).map(({ type, text, refusal }) =>
+          type === "refusal" ? { type, refusal } : { type, text },
+        ),
+      }));
+    assertEquals([reading.response?.["status"], shape(reading.response?.["output"])], ["incomplete", [message]]);
+    // The whole (non-streamed) response has the same one item.
+    const result = await readOpenAIResponse(fromChunks(all), AGENT_OPTIONS.responses());
+    assertEquals([result.response.status, shape(result.response.output)], ["incomplete", [message]]);
   });
 });
