@@ -13,7 +13,16 @@ export const workerProjects: TestProjectConfiguration[] = [
         miniflare: { bindings: { REPLAY_DELAY_MS: "0" } },
       }),
     ],
-    test: { name: "worker", include: ["test/worker/**/*.test.ts"], globalSetup: ["test/worker/global-setup.ts"] },
+    test: {
+      name: "worker",
+      include: ["test/worker/**/*.test.ts"],
+      globalSetup: ["test/worker/global-setup.ts"],
+      // With the module cache on disk, a test file's first import gets its whole import graph
+      // in one WebSocket message (vitest's fetchWarmModules, inlined by the pool): 17-40 MB for
+      // the client tests, and workerd drops a message over 32 MiB, killing the file's runner.
+      // Without it every module comes in its own message (the largest, ai-v7, ~3 MB).
+      fsModuleCache: false,
+    },
   },
   {
     test: {
