@@ -7,7 +7,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { RefusalStopDetails } from "@anthropic-ai/sdk/resources/messages/messages";
 import { describe, expect, it } from "vitest";
-import { anthropicSse } from "./anthropic-blocks.ts";
+import { anthropicSse, EMPTY_TURN } from "./anthropic-blocks.ts";
 import { OPENAI_ANTHROPIC_ENV, openAIClient, workerFetch } from "./client-support.ts";
 import { FakeUpstream } from "./support.ts";
 
@@ -32,6 +32,28 @@ const refused = (stop_details: RefusalStopDetails | null): FakeUpstream =>
       { type: "message_stop" },
     ),
   });
+
+/** A turn Anthropic's classifiers stopped after some text ("Sure, here"), the usual streaming refusal. */
+const refusedAfterText = (): FakeUpstream =>
+  new FakeUpstream({
+    kind: "sse",
+    chunks: anthropicSse(
+      { type: "message_start", message: { id: "msg_t", content: [], usage: { input_tokens: 412, output_tokens: 1 } } },
+      { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+      { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Sure, here" } },
+      { type: "content_block_stop", index: 0 },
+      { type: "message_delta", delta: { stop_reason: "refusal", stop_details: DETAILS }, usage: { output_tokens: 5 } },
+      { type: "message_stop" },
+    ),
+  });
+
+/** The assistant turn Anthropic was sent, of the conversation `send` makes with the next turn's upstream. */
+async function replayed(send: (upstream: FakeUpstream) => Promise<unknown>): Promise<unknown> {
+  const next = new FakeUpstream({ kind: "sse", chunks: EMPTY_TURN });
+  await send(next);
+  const { messages } = next.requests[0]!.body as { messages: { role: string }[] };
+  return messages.filter((message) => message.role === "assistant");
+}
 
 const sdk = (upstream: FakeUpstream): Anthropic =>
   new Anthropic({
@@ -75,5 +97,27 @@ describe("Anthropic's refusal stop_details through the Worker", () => {
     expect(response.output.flatMap((item) => (item.type === "message" ? item.content : []))).toMatchObject([
       { type: "refusal", refusal: DETAILS.explanation },
     ]);
+  });
+
+  it("openai-node: the refused turn sent back to Claude keeps its text, not the classifier's explanation", async () => {
+    const model = "anthropic/claude-x";
+    const ask = { role: "user" as const, content: "Write it." };
+    const then = { role: "user" as const, content: "Something else, then." };
+    const chat = await openAIClient(refusedAfterText()).chat.completions.create({ model, messages: [ask] });
+    const message = chat.choices[0]!.message;
+    expect([message.content, message.refusal]).toEqual(["Sure, here", DETAILS.explanation]);
+    const sentByChat = await replayed((next) =>
+      openAIClient(next).chat.completions.create({ model, messages: [ask, message, then] }),
+    );
+    expect(sentByChat).toEqual([{ role: "assistant", content: [{ type: "text", text: "Sure, here" }] }]);
+    const response = await openAIClient(refusedAfterText())
+      .responses.stream({ model, input: [ask], store: false })
+      .finalResponse();
+    const messages = response.output.flatMap((item) => (item.type === "message" ? [item] : []));
+    expect(messages).toHaveLength(1); // one message: its text and the refusal as its parts
+    const sentByResponses = await replayed((next) =>
+      openAIClient(next).responses.create({ model, input: [ask, ...messages, then], store: false }),
+    );
+    expect(sentByResponses).toEqual([{ role: "assistant", content: [{ type: "text", text: "Sure, here" }] }]);
   });
 });

@@ -65,7 +65,7 @@ describe("OpenAI's refusal through /v1/chat/completions", () => {
     expect(sent).toEqual({ role: "assistant", content: REFUSAL });
   });
 
-  it("reaches an upstream with no refusal (Anthropic) as the turn's text, not dropped", async () => {
+  it("is left out for an upstream with no refusal (Anthropic): never sent as the model's words", async () => {
     const upstream = new FakeUpstream({
       kind: "sse",
       chunks: EMPTY_TURN,
@@ -78,11 +78,13 @@ describe("OpenAI's refusal through /v1/chat/completions", () => {
         { role: "user", content: "Something else, then." },
       ],
     });
-    const body = upstream.requests[0]!.body as { messages: unknown[] };
-    expect(body.messages[1]).toEqual({ role: "assistant", content: [{ type: "text", text: REFUSAL }] });
+    const body = upstream.requests[0]!.body as { messages: { role: string }[] };
+    // A turn of the refusal alone: no assistant turn at all (Anthropic refuses an empty one).
+    expect(JSON.stringify(body)).not.toContain(REFUSAL);
+    expect(body.messages.some((message) => message.role === "assistant")).toBe(false);
   });
 
-  it("goes as text after the text the message had, a blank line between, never in its place", async () => {
+  it("goes to a compatible server as text after the message's text, a blank line between; Anthropic gets the text alone", async () => {
     const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
       { role: "user", content: "Do the forbidden thing." },
       { role: "assistant", content: "Here is what I can say.", refusal: REFUSAL },
@@ -111,7 +113,7 @@ describe("OpenAI's refusal through /v1/chat/completions", () => {
     });
     expect((anthropic.requests[0]!.body as { messages: unknown[] }).messages[1]).toEqual({
       role: "assistant",
-      content: [{ type: "text", text }],
+      content: [{ type: "text", text: "Here is what I can say." }],
     });
   });
 

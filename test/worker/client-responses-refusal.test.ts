@@ -79,19 +79,42 @@ describe("POST /v1/responses with a refusal in an assistant message", () => {
     });
   });
 
-  it("reaches Anthropic, which has no refusal block, as the turn's text", async () => {
-    expect(await sentTurn("anthropic/claude-sonnet-4-5")).toEqual({
-      role: "assistant",
-      content: [{ type: "text", text: REFUSAL }],
-    });
+  it("is left out for Anthropic, which has no refusal block: never sent as the model's words", async () => {
+    // A turn of the refusal alone: no assistant turn (the next user turn is messages[1]).
+    expect(await sentTurn("anthropic/claude-sonnet-4-5")).toBeUndefined();
   });
 
-  it("goes as text after the message's text, a blank line between, where the upstream has no refusal", async () => {
+  it("goes to a compatible server as text after the message's text, a blank line between; Anthropic gets the text alone", async () => {
+    const text = "Here is what I can say.";
     const input = inputOf([
-      { type: "output_text", text: "Here is what I can say.", annotations: [] },
+      { type: "output_text", text, annotations: [] },
       { type: "refusal", refusal: REFUSAL },
     ]);
-    await expectTextWithoutRefusal(input, `Here is what I can say.\n\n${REFUSAL}`);
+    const anthropic = await sentTurn("anthropic/claude-sonnet-4-5", undefined, input);
+    expect(anthropic).toEqual({ role: "assistant", content: [{ type: "text", text }] });
+    const compatible = await sentTurn("openai/llama-3.3-70b", "https://api.groq.com/openai/v1", input);
+    expect(compatible).toEqual({ role: "assistant", content: `${text}\n\n${REFUSAL}` });
+  });
+
+  it("the text of an assistant's message items in a row is a paragraph each, not glued", async () => {
+    const item = (id: string, text: string): ResponseInputItem => ({
+      type: "message",
+      id,
+      role: "assistant",
+      status: "completed",
+      content: [{ type: "output_text", text, annotations: [] }],
+    });
+    const input: ResponseInputItem[] = [
+      { role: "user", content: "Check it." },
+      item("msg_1", "I'll check."),
+      item("msg_2", "Done."),
+      { role: "user", content: "Thanks." },
+    ];
+    const text = "I'll check.\n\nDone.";
+    expect(await sentTurn("anthropic/claude-sonnet-4-5", undefined, input)).toEqual({
+      role: "assistant",
+      content: [{ type: "text", text }],
+    });
   });
 
   it("leaves an empty refusal out, with no blank line, at every upstream that has none (one rule)", async () => {

@@ -5,10 +5,10 @@
  */
 
 /**
- * An assistant message's text with its refusals after it, a blank line between each: what the
- * Worker sends an upstream that takes no refusal back (Anthropic, Gemini, Bedrock, Cohere, Ollama,
- * a server compatible with OpenAI Chat). Folded, not dropped: the model sees what it answered, and
- * a message of a refusal alone keeps content. Empty pieces leave no blank line.
+ * A message's text with its refusals after it, a blank line between each: what the Worker sends a
+ * server compatible with OpenAI Chat, which may refuse the `refusal` field, and a non-assistant
+ * message's refusal parts. (A provider with no refusal at all, Anthropic, Gemini, Bedrock, Cohere or
+ * Ollama, is sent an assistant's text without its refusal.) Empty pieces leave no blank line.
  *
  * @example
  * ```ts

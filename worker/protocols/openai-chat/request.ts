@@ -55,7 +55,6 @@ import { providerModel } from "../provider-model.ts";
 import { userContent } from "./content-parts.ts";
 import { callIdOf, echoedCall } from "../thought-signatures.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
-import { textThenRefusals } from "../../request/refused-text.ts";
 import { chatWebSearchOf } from "../web-search.ts";
 import { withModeration } from "../moderation.ts";
 import { withChatResponseFormat, withChatVerbosity } from "../output-format.ts";
@@ -209,10 +208,10 @@ function toWire(value: unknown, path: string, provider: string): WireMessage {
       own(message, "tool_calls") === null || own(message, "tool_calls") === undefined
         ? []
         : arrayAt(own(message, "tool_calls"), `${path}.tool_calls`);
-    const { refused, ...reasoning } = reasoningOf(message, path, provider, refusals);
+    const reasoning = reasoningOf(message, path, provider, refusals);
     return {
       role: "assistant",
-      content: textThenRefusals(content, refused),
+      content,
       ...reasoning,
       tool_calls: calls.map((call, j) => {
         const at = `${path}.tool_calls[${j}]`;
@@ -230,25 +229,22 @@ function toWire(value: unknown, path: string, provider: string): WireMessage {
  * its assistant message back (`reasoning_content`, `reasoning`, `reasoning_details`), and OpenAI's
  * `refusal`: each field becomes a reasoning part of that field, which goes back to a Chat
  * Completions provider in the same field, and the reasoning's text is the turn's reasoning (which
- * Ollama takes back). The refusal (the message's field, then its content's `refusal` parts), for
- * an upstream that has none (`TAKES_REFUSAL`), is `refused`, which goes after the turn's text.
+ * Ollama takes back). The refusal (the message's field, then its content's `refusal` parts) is left
+ * out for an upstream that has none (`TAKES_REFUSAL`): it is not the model's words to send back as
+ * its text (Anthropic's is its classifier's explanation, and its guidance is not to continue it).
  */
 function reasoningOf(
   message: Record<string, unknown>,
   path: string,
   provider: string,
   contentRefusals: readonly string[],
-): Pick<Extract<WireMessage, { role: "assistant" }>, "reasoning_parts" | "reasoning"> & { refused: string[] } {
+): Pick<Extract<WireMessage, { role: "assistant" }>, "reasoning_parts" | "reasoning"> {
   const parts: Extract<ReasoningPart, { type: "field" }>[] = [];
-  let refused: string[] = [];
   for (const field of ["reasoning_content", "reasoning", "refusal"] as const) {
     const value = own(message, field);
     const given = value === undefined || value === null || value === "" ? [] : [stringAt(value, `${path}.${field}`)];
     const pieces = field === "refusal" ? [...given, ...contentRefusals] : given;
-    if (field === "refusal" && !TAKES_REFUSAL.has(provider)) {
-      refused = pieces;
-      continue;
-    }
+    if (field === "refusal" && !TAKES_REFUSAL.has(provider)) continue;
     const joined = pieces.join("\n\n");
     if (joined !== "") parts.push({ type: "field", field, value: joined });
   }
@@ -263,7 +259,6 @@ function reasoningOf(
   return {
     ...(parts.length > 0 ? { reasoning_parts: parts } : {}),
     ...(typeof text === "string" ? { reasoning: text } : {}),
-    refused,
   };
 }
 

@@ -96,8 +96,9 @@ export function addItem(
     }
     // A refusal part, to an upstream that takes a refusal back (OpenAI Chat's `refusal`, a Responses
     // `refusal` part), is a refusal field part: without the item's id, which is this Worker's, not
-    // the upstream's. The others (Anthropic, Gemini, Bedrock, Cohere, Ollama) have none: there it is
-    // the turn's text, what the model said, as the Messages encoder writes a refusal to its clients.
+    // the upstream's. The others (Anthropic, Gemini, Bedrock, Cohere, Ollama) have none: it is left
+    // out, not sent as the model's words (Anthropic's refusal is its classifier's explanation, and
+    // its guidance is not to continue the refused content).
     const turn = role === "assistant" ? assistant() : undefined;
     // Its `phase` (Codex's `commentary` / `final_answer`), which gpt-5.3-codex and later need back,
     // before its text, as the library keeps it (`ResponsesCitations`); the others have no such field.
@@ -109,11 +110,12 @@ export function addItem(
     if (turn && typeof phase === "string" && provider === "openai-responses")
       (turn.reasoning_parts ??= []).push({ type: "block", block: { type: "phase", phase } });
     const refusal =
-      turn && TAKES_REFUSAL.has(provider)
-        ? (value: string) => (turn.reasoning_parts ??= []).push({ type: "field", field: "refusal", value })
-        : undefined;
+      turn &&
+      ((value: string) =>
+        TAKES_REFUSAL.has(provider) && (turn.reasoning_parts ??= []).push({ type: "field", field: "refusal", value }));
     const content = textOf(own(item, "content"), `${path}.content`, refusal);
-    if (turn) turn.content += content;
+    // The text of one more message item of the turn: a paragraph of its own, not glued to the last word.
+    if (turn) turn.content += turn.content !== "" && content !== "" ? `\n\n${content}` : content;
     else if (role === "user") messages.push({ role: "user", content });
     else if (role === "system" || role === "developer") messages.push({ role: "system", content });
     else throw invalidField(`${path}.role`, "`role` must be user, assistant, system or developer.");

@@ -18,8 +18,8 @@ export function summaryText(summary: unknown): string {
 
 /**
  * A message's text: a string, or its text parts (`input_text`, `output_text`, `text`) and its
- * `refusal` parts, each of which goes to `refusal` instead when it is given, else after the text
- * (`textThenRefusals`, as the Chat route sends a refusal to an upstream that has none).
+ * `refusal` parts, each of which goes to `refusal` instead when it is given (an assistant's: taken back
+ * or left out), else after the text (`textThenRefusals`).
  */
 export function textOf(value: unknown, path: string, refusal?: (text: string) => void): string {
   if (typeof value === "string") return value;
