@@ -156,7 +156,7 @@ export class AnthropicDecoder implements ProviderDecoder {
     // Another id: a retry spliced in, the first call cut off: the body fails. The same id: a duplicate, ignored.
     if (this.#id) {
       if (message["id"] !== this.#id) {
-        emit(providerError(payload));
+        emit(providerError(payload, "A second message started inside the open one (a retry spliced in)."));
         this.#emit = () => {};
       }
       return;

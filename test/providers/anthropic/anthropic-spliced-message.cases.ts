@@ -71,6 +71,11 @@ group("AnthropicDeltaStream: a second message spliced into an open one", (test) 
     assert(!types.includes("tool-call") && !types.includes("finish"), `got ${types.join(", ")}`);
     const error = events.find((event) => event.type === "error");
     assertEquals(error?.type === "error" && error.error.code, "provider-error");
+    // Says what happened, not the default of an error the provider reported.
+    assertEquals(
+      error?.type === "error" && error.error.message,
+      "A second message started inside the open one (a retry spliced in).",
+    );
     const last = events.at(-1);
     assertEquals(last?.type === "abort" && last.reason, "provider-error");
     // The first generation's reasoning streamed before the splice showed; nothing of the second does.
