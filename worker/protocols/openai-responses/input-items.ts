@@ -114,8 +114,9 @@ export function addItem(
       ((value: string) =>
         TAKES_REFUSAL.has(provider) && (turn.reasoning_parts ??= []).push({ type: "field", field: "refusal", value }));
     const content = textOf(own(item, "content"), `${path}.content`, refusal);
-    // The text of one more message item of the turn: a paragraph of its own, not glued to the last word.
-    if (turn) turn.content += turn.content !== "" && content !== "" ? `\n\n${content}` : content;
+    // A message item's text right after another's (the turn's last run is text): a paragraph of its own, not
+    // glued to the last word. After a call or reasoning it is a run of its own (its own block): none needed.
+    if (turn) turn.content += turn.order?.at(-1)?.type === "text" && content !== "" ? `\n\n${content}` : content;
     else if (role === "user") messages.push({ role: "user", content });
     else if (role === "system" || role === "developer") messages.push({ role: "system", content });
     else throw invalidField(`${path}.role`, "`role` must be user, assistant, system or developer.");
