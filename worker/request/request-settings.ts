@@ -1,17 +1,31 @@
 /**
- * The settings a request parser holds a request to deep inside, where no setting is passed: the
- * storage a file URL may name (`ALLOWED_STORAGE_URLS`, ./storage-urls.ts) and whether an OpenAI
- * search model may be called (`OPENAI_SERVER_TOOLS`' `web_search`, ./search-models.ts).
+ * The deployment's settings a request parser checks deep inside, where no setting is passed: the
+ * parsers are synchronous, so a route runs its parser inside {@link withRequestSettings}, which
+ * holds the request's settings for that call alone, and each check reads them with
+ * {@link requestSettings}. Outside one (and by default) nothing is listed, so a parser called
+ * without it refuses whatever a setting must allow. A new setting is one field of
+ * {@link RequestSettings}.
  *
  * @module
  */
-import type { Settings } from "../env.ts";
-import { withSearchModels } from "./search-models.ts";
-import { withStorageUrls } from "./storage-urls.ts";
+import { type Settings, SettingsError } from "../env.ts";
+
+/** The settings in force while a request is parsed. */
+export interface RequestSettings {
+  /** `OPENAI_SERVER_TOOLS` lists `web_search`: an OpenAI Chat search model may be called (./search-models.ts). */
+  searchModels: boolean;
+  /** `ALLOWED_STORAGE_URLS`, each prefix ending in `/`: the storage a file URL may name (./storage-urls.ts). */
+  storagePrefixes: readonly string[];
+}
+
+const NONE: RequestSettings = { searchModels: false, storagePrefixes: [] };
+
+let current = NONE;
 
 /**
  * Runs `parse` (a synchronous request parser) with the deployment's `settings` in force for that
- * call alone, and returns what it returns; every route runs its parser so.
+ * call alone, and returns what it returns; every route runs its parser so. A malformed
+ * `ALLOWED_STORAGE_URLS` prefix is a {@link SettingsError} naming the variable, as every setting's is.
  *
  * @example
  * ```ts
@@ -22,5 +36,41 @@ export function withRequestSettings<T>(
   settings: Pick<Settings, "allowedStorageUrls" | "openaiServerTools">,
   parse: () => T,
 ): T {
-  return withStorageUrls(settings.allowedStorageUrls, () => withSearchModels(settings.openaiServerTools, parse));
+  const outer = current;
+  current = {
+    searchModels: settings.openaiServerTools.has("web_search"),
+    storagePrefixes: settings.allowedStorageUrls.map(storagePrefix),
+  };
+  try {
+    return parse();
+  } finally {
+    current = outer;
+  }
+}
+
+/**
+ * The settings of the request being parsed ({@link withRequestSettings}); outside a parse, none listed.
+ *
+ * @example
+ * ```ts
+ * if (!requestSettings().searchModels) throw refusal;
+ * ```
+ */
+export const requestSettings = (): RequestSettings => current;
+
+/**
+ * A prefix the operator may list: Bedrock's `s3://` with an S3 bucket name, Gemini's `gs://` with a
+ * Cloud Storage bucket name, or its Files API's host; then a path whose segments start with no `.`
+ * (so no `.` or `..`) and hold no `%`, each ending in `/`.
+ */
+const PREFIX =
+  /^(?:s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]|gs:\/\/[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]|https:\/\/generativelanguage\.googleapis\.com)(?:\/(?:[\w!*'()-][\w.!*'()-]*\/)*)?$/;
+
+/** A listed prefix ending in `/` (a bucket alone means its every file), so `s3://b` never matches `s3://b-evil/`. */
+function storagePrefix(prefix: string): string {
+  if (!PREFIX.test(prefix))
+    throw new SettingsError(
+      "ALLOWED_STORAGE_URLS must list URL prefixes such as s3://my-bucket/docs/ or gs://my-bucket/: s3://, gs:// or https://generativelanguage.googleapis.com, a bucket, and a path ending in / (no ., .., % or empty segment).",
+    );
+  return prefix.endsWith("/") ? prefix : `${prefix}/`;
 }

@@ -8,34 +8,14 @@
  * which each client protocol writes in its own shape, its own name for the field.
  *
  * The check sits in `/v1/stream`'s parser, which every protocol's request goes through, and the
- * parsers are synchronous: a route runs its parser inside `withRequestSettings`
- * (./request-settings.ts), which holds the listing for that call alone. Outside one (and by
- * default) `web_search` is not listed, so a parser called without it refuses every search model.
+ * parsers are synchronous: the listing is the one `withRequestSettings` (./request-settings.ts)
+ * holds for the parse. Outside one (and by default) `web_search` is not listed, so a parser called
+ * without it refuses every search model.
  *
  * @module
  */
 import { invalidField } from "../response/json-error.ts";
-
-let searchListed = false;
-
-/**
- * Runs `parse` (a synchronous request parser) with `OPENAI_SERVER_TOOLS` (`listed`) in force for
- * {@link checkSearchModel}, and returns what it returns.
- *
- * @example
- * ```ts
- * const request = withSearchModels(new Set(["web_search"]), () => parseStreamRequest(body, providerNames));
- * ```
- */
-export function withSearchModels<T>(listed: ReadonlySet<string>, parse: () => T): T {
-  const outer = searchListed;
-  searchListed = listed.has("web_search");
-  try {
-    return parse();
-  } finally {
-    searchListed = outer;
-  }
-}
+import { requestSettings } from "./request-settings.ts";
 
 /**
  * Whether `model` of `provider` is an OpenAI Chat search model (its id names `search`:
@@ -52,7 +32,7 @@ export const isChatSearchModel = (provider: string, model: string): boolean =>
 
 /**
  * A 400 at `model` for an OpenAI Chat search model when `OPENAI_SERVER_TOOLS` does not list
- * `web_search` ({@link withSearchModels}); nothing for any other model.
+ * `web_search` (in the settings `withRequestSettings` holds); nothing for any other model.
  *
  * @example
  * ```ts
@@ -60,7 +40,7 @@ export const isChatSearchModel = (provider: string, model: string): boolean =>
  * ```
  */
 export function checkSearchModel(provider: string, model: string): void {
-  if (searchListed || !isChatSearchModel(provider, model)) return;
+  if (requestSettings().searchModels || !isChatSearchModel(provider, model)) return;
   throw invalidField(
     "model",
     "`model` is an OpenAI search model, which searches the web on every request, billed to this deployment's key: this Worker sends one only when its OPENAI_SERVER_TOOLS setting lists web_search.",
