@@ -81,18 +81,22 @@ export const BUDGET = {
   // finish's `moderation`, 19 to 21 B in every chain (Gemini's 7,168 -> 7,189, Anthropic's 7,664 ->
   // 7,683, Bedrock's 9,197 -> 9,216), and the OpenAI Chat and Responses decoders read them (a Chat
   // chunk's `moderation`, a response's): OpenAI Chat's 7,803 -> 7,847, OpenAI Responses' 8,771 -> 8,809.
-  chain: 7 * KiB + 24,
+  // + 48 in the continuation round (2026-12-05, on 3e53625): the accumulator passes a finish's
+  // `continuationToken` on (one more key of the finish delta it copies: 8 to 10 B in every chain),
+  // and the Gemini decoder keeps each candidate's latest token for a CONTINUATION finish (a long
+  // decode cut by the per-request limit, which the token goes on with): Gemini's 7,189 -> 7,234 B.
+  chain: 7 * KiB + 24 + 48,
   // Raised from 7.25 KiB in issue 34: the accumulator's hook for OpenAI's parallel wrapper (a
   // wrapper call held, then replaced by the calls it names; the plug-in, parallel-wrapper.ts, comes
   // only with tools): 24 B in every chain, OpenAI Chat's 7,418 -> 7,442 B (ef71ade had 6 B left).
   // Issue 34's held finish (`heldFinish`: a finish after calls that does not say they are the
   // reason waits until it proves final) costs 109 B; it fits since the object writer became a
   // plug-in (7,468 B).
-  openaiChain: 7.625 * KiB + 48, // + 48: moderation results (see `chain`)
+  openaiChain: 7.625 * KiB + 48 + 8, // + 48: moderation results, + 8: `continuationToken` (see `chain`): 7,847 -> 7,857 B
   // + 32 (2026-12-05): a message of its own for a second message spliced into the open one (a retry
   // an intermediary wrote into the body), where the default said the provider reported an error, which
   // it did not: 7,683 -> 7,721 B (Bedrock's, which reads InvokeModel with the decoder, 9,216 -> 9,253).
-  anthropicChain: 7.5 * KiB + 16 + 32, // + 16: moderation results (see `chain`)
+  anthropicChain: 7.5 * KiB + 16 + 32 + 8, // + 16: moderation results, + 8: `continuationToken` (see `chain`): 7,721 -> 7,729 B
   // Raised from 8 KiB in issue 34: the tools OpenAI runs itself (web search, code interpreter,
   // image generation, file search) reported as provider-executed calls, a code interpreter's code
   // streamed as its input (in ResponsesBuiltInCalls, which the stage brings): 8,073 -> 8,232 B.
@@ -101,7 +105,7 @@ export const BUDGET = {
   // a refusal's deltas kept until its `.done`, given at its item's, the response's or the input's
   // end when `.done` never came, so that a stream cut before `.done` keeps the refusal it streamed,
   // as it keeps its text ("nothing lost before a fault"): 8,703 -> 8,778 B.
-  responsesChain: 8.5 * KiB + 80 + 32, // + 32: moderation results (see `chain`)
+  responsesChain: 8.5 * KiB + 80 + 32 + 8, // + 32: moderation results, + 8: `continuationToken` (see `chain`): 8,809 -> 8,817 B
   // Raised from 8.25 KiB in issue 34: Claude on Bedrock reads with the Anthropic decoder, which keeps
   // server tools' results and their calls' blocks for the next turn (8,367 -> 8,472 B). Then 8.875
   // KiB, still in issue 34: Converse's own server tools' results (Amazon Nova's system tools, a
@@ -154,7 +158,9 @@ export const BUDGET = {
   // Issue 34's read faults (a body whose reader fails gives first what the body cut there gives)
   // took OpenAI Responses' to 10,247 B for a moment; its decoder reads an item's type once: 10,234 B.
   // + 8 B in the moderation-results round (see `chain`): OpenAI Responses' 10,207 -> 10,242.
-  streamToolCalls: 10 * KiB + 8,
+  // + 32 B in the continuation round (see `chain`): Gemini's 10,226 -> 10,275 (a long decode's
+  // `continuationToken`), the others 8 to 10 B each for the accumulator's key (Anthropic's 10,239 -> 10,248).
+  streamToolCalls: 10 * KiB + 8 + 32,
 };
 
 /** The JSON Schema plug-in as a user passes it to `streamToolCalls`: `jsonSchema`, from `tool-call-stream/schema`. */

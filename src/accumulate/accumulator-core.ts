@@ -110,7 +110,7 @@ export class ToolCallAccumulatorCore {
         if (delta.reason || rawReason !== null) s.reason = delta.reason ?? "stop";
         // Of its other fields only those a stage names go on the finish event: a delta built by hand or adapted
         // from an SDK may hold any key, and no other may reach the state (its flags, its calls) or the event.
-        for (const key of ["container", "stopSequence", "refusal"] as const)
+        for (const key of ["container", "stopSequence", "refusal", "continuationToken"] as const)
           if (delta[key]) (s as Record<typeof key, unknown>)[key] = delta[key];
         return this.#completeAll(delta.choice ?? 0);
       }

@@ -88,6 +88,8 @@ export interface AccumulatorSnapshot {
   stopSequence?: string;
   /** Why the provider declined, when it said. */
   refusal?: RefusalDetails;
+  /** The token that continues a decode the provider's per-request limit cut, when it gave one. */
+  continuationToken?: string;
   /** The provider's moderation results, once they came. */
   moderation?: ModerationResults;
   /** The first choice's text runs, calls and reasoning parts in the order they came, once one did. */

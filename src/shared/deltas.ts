@@ -263,6 +263,8 @@ export interface FinishDelta {
   stopSequence?: string;
   /** Why the provider declined, when it said (Anthropic's `stop_details`): with `reason` `content-filter`. */
   refusal?: RefusalDetails;
+  /** The token that continues a long decode the per-request limit cut (Gemini's `continuationToken` of a `CONTINUATION` finish). */
+  continuationToken?: string;
 }
 
 /** Token usage, wherever the provider sent it. The last one wins. */

@@ -128,9 +128,8 @@ export interface ReasoningDeltaEvent {
 }
 
 /**
- * A reasoning block completed, with what the provider needs back on the next turn (Anthropic's signature or redacted data, a Responses reasoning item's id and encrypted content),
- * emitted where the provider ended the block: after its text's `reasoning-delta`s and before what follows it, so that an encoder of another protocol can close the block
- * with its signature in place (the `finish` lists the same parts again, for the next turn's messages).
+ * A reasoning block completed, with what the provider needs back on the next turn (Anthropic's signature or redacted data, a Responses reasoning item's id and encrypted content), emitted where
+ * the provider ended the block: after its text's `reasoning-delta`s and before what follows, so that another protocol's encoder can close the block with its signature in place (the `finish` lists the same parts again, for the next turn's messages).
  */
 export interface ReasoningPartEvent {
   /** The kind of event: always `reasoning-part`. */
@@ -274,6 +273,8 @@ export interface FinishEvent {
   stopSequence?: string;
   /** Why the provider declined (Anthropic's `stop_details`), when it said: with `reason` `content-filter`; show its `explanation`. */
   refusal?: RefusalDetails;
+  /** With `reason` `length`, when the provider can go on from where its per-request limit cut the answer (Gemini's `CONTINUATION` finish): send the same request again with this token (Gemini: `continuationToken`) and the next response continues the output. */
+  continuationToken?: string;
   /** The first choice's text, calls and reasoning parts in the order they came, unless reasoning, text, calls: the next turn follows it. */
   order?: TurnOrderEntry[];
 }

@@ -57,6 +57,8 @@ interface StreamedCall {
  * `executableCode` and `codeExecutionResult` parts become `block` reasoning parts, whole (with their
  * `id` and signature), which the next turn sends back in their place. The first candidate's
  * `groundingMetadata` and `citationMetadata` are kept for the app ({@link GeminiGrounding}).
+ * A long decode cut by the per-request limit finishes `CONTINUATION` with the candidate's latest
+ * `continuationToken` (a checkpoint's, when that chunk has none) on its finish, to go on with.
  *
  * @example
  * ```ts
@@ -92,6 +94,8 @@ export class GeminiDecoder implements ProviderDecoder {
   readonly #streamed = new Map<number, StreamedCall>();
   readonly #maxLength: number;
   readonly #grounding: GeminiGrounding | undefined;
+  /** Each candidate's latest `continuationToken` (the checkpoints' too), for a `CONTINUATION` finish. */
+  readonly #tokens: (string | undefined)[] = [];
 
   /**
    * Creates a decoder for one response that reports through `emit`, bounded by the accumulator's
@@ -158,6 +162,7 @@ export class GeminiDecoder implements ProviderDecoder {
     const parts = arrayOf((candidate["content"] as { parts?: unknown } | null | undefined)?.parts);
     for (const part of parts) if (isRecord(part)) this.#onPart(part, choice, emit);
     this.#grounding?.candidate(candidate, choice);
+    const token = (this.#tokens[choice] = nonEmptyString(candidate["continuationToken"]) ?? this.#tokens[choice]);
     const reason = nonEmptyString(candidate["finishReason"]);
     if (reason === undefined) return;
     // A normal finish ends a streamed call that never got its closing part; any other cuts it, and
@@ -165,7 +170,13 @@ export class GeminiDecoder implements ProviderDecoder {
     this.#close(choice, emit, reason !== "STOP");
     emit(
       withChoice(
-        { type: "finish", rawReason: reason, reason: ownValue(GEMINI_FINISH_REASONS, reason) ?? "other" },
+        {
+          type: "finish",
+          rawReason: reason,
+          reason: ownValue(GEMINI_FINISH_REASONS, reason) ?? "other",
+          // Only a CONTINUATION can be resumed (the SDK's `isResumableFinishReason`).
+          ...(reason === "CONTINUATION" && token && { continuationToken: token }),
+        },
         choice,
       ),
     );

@@ -8,7 +8,7 @@ export const GEMINI_FINISH_REASONS: FinishReasons = {
   STOP: "stop",
   MAX_TOKENS: "length",
   // "the response reached the per-request token limit, but generation is not yet complete": cut
-  // short as MAX_TOKENS is (going on needs its `continuation_token`, which is not read).
+  // short as MAX_TOKENS is; its finish carries the `continuationToken` that goes on.
   CONTINUATION: "length",
   SAFETY: "content-filter",
   RECITATION: "content-filter",
