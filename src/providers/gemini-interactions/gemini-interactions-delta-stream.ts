@@ -35,7 +35,8 @@ const FRAGMENT_FIELDS = ["arguments", "partial_arguments", "arguments_delta"] as
  * `function_call` with its `id`, `name` and empty `arguments`), `step.delta`s fill it (`text`,
  * `thought_summary`, `thought_signature`, and a call's argument text as `arguments_delta`),
  * `step.stop` ends it, all by the step's `index`, which is the call's index. `interaction.completed`
- * ends the response with its `status` (`requires_action` when calls wait for results) and usage.
+ * ends the response with its `status` (`requires_action` when calls wait for results) and usage;
+ * a `requires_continuation` (the per-request decode limit) with its `continuation_token` on the finish.
  * The legacy spelling (`interaction.start`, `content.start`/`content.delta`/`content.stop` with a
  * `content` in place of `step`, `interaction.complete`, a `function_call` delta carrying the whole
  * `arguments` object) is read the same way. A call's `signature`, if any, is kept on its
@@ -259,11 +260,14 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
     if (status === "failed" && isRecord(interaction["error"]))
       this.#emit(providerError(interaction["error"], "The provider reported that the interaction failed."));
     const reason = status === null ? "stop" : (ownValue(GEMINI_INTERACTIONS_FINISH_REASONS, status) ?? "other");
+    // The token of a decode the per-request limit cut; only this snapshot's: it clears a checkpoint's (as the SDK reads it).
+    const token = status === "requires_continuation" && nonEmptyString(interaction["continuation_token"]);
     // `requires_action` without a call the client can answer is not a turn of calls.
     this.#emit({
       type: "finish",
       rawReason: status,
       reason: reason === "tool-calls" && this.#calls === 0 ? "other" : reason,
+      ...(token && { continuationToken: token }),
     });
     this.#emit({ type: "done" });
   }

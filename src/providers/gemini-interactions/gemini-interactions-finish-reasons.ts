@@ -3,7 +3,8 @@ import type { FinishReasons } from "../payload.ts";
 /**
  * Gemini Interactions: the interaction's `status` at `interaction.completed`. `requires_action` is
  * a turn that ended on `function_call` steps the client must answer; `incomplete`,
- * `budget_exceeded` and `requires_continuation` ended at a limit (the last two can be continued).
+ * `budget_exceeded` and `requires_continuation` ended at a limit (the last two can be continued:
+ * a `requires_continuation` finish carries its `continuationToken`).
  */
 export const GEMINI_INTERACTIONS_FINISH_REASONS: FinishReasons = {
   completed: "stop",
