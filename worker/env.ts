@@ -155,14 +155,13 @@ export function anyProviderKey(env: Env): boolean {
   return [...PROVIDER_KEY_VARS, "OLLAMA_BASE_URL" as const].some((name) => nonEmpty(env[name]) !== undefined);
 }
 
-/** The settings, parsed and checked. */
+/**
+ * The settings, parsed and checked: not those read before the client is authenticated
+ * (`CLIENT_TOKEN`, `OPEN_ACCESS`, `CORS_ALLOW_ORIGINS`: ./http/auth.ts, ./http/cors.ts).
+ */
 export interface Settings {
-  clientToken: string | undefined;
   /** `RESPONSE_ID_SECRET`, when set. */
   responseIdSecret: string | undefined;
-  /** `OPEN_ACCESS` is `"true"`. */
-  openAccess: boolean;
-  corsAllowOrigins: readonly string[];
   /** `ANTHROPIC_BETAS`: the `anthropic-beta` values forwarded to Anthropic. */
   anthropicBetas: ReadonlySet<string>;
   /** `ANTHROPIC_SERVER_TOOLS`, `OPENAI_SERVER_TOOLS`: the server tool kinds forwarded to each provider. */
@@ -215,20 +214,21 @@ export const DEFAULT_SETTINGS = {
 
 /** A variable that is set to a value the Worker cannot use. */
 export class SettingsError extends Error {
-  /** Names the variable and what it must be; never echoes a secret. */
-  constructor(message: string) {
-    super(message);
+  /** The variable (or variables) at fault: all a client may read of it. */
+  readonly setting: string;
+  /** `setting` and what it must be (`"must be an integer of at least 1."`); never the value, which may be a secret. */
+  constructor(setting: string, requirement: string) {
+    super(`${setting} ${requirement}`);
     this.name = "SettingsError";
+    this.setting = setting;
   }
 }
 
-/** Reads the settings from the bindings; throws a {@link SettingsError} for a bad variable. */
+/** Reads the settings once the client is authenticated (./http/auth.ts); a bad variable is a {@link SettingsError}. */
 export function readSettings(env: Env): Settings {
+  openAccess(env); // Read as closed when malformed before the client is let in; a client let in is told.
   return {
-    clientToken: nonEmpty(env.CLIENT_TOKEN),
-    openAccess: flag(env, "OPEN_ACCESS"),
     responseIdSecret: nonEmpty(env.RESPONSE_ID_SECRET),
-    corsAllowOrigins: commaList(env.CORS_ALLOW_ORIGINS),
     anthropicBetas: new Set(commaList(env.ANTHROPIC_BETAS)),
     anthropicServerTools: new Set(commaList(env.ANTHROPIC_SERVER_TOOLS)),
     openaiServerTools: new Set(commaList(env.OPENAI_SERVER_TOOLS)),
@@ -262,7 +262,7 @@ export function readSettings(env: Env): Settings {
 }
 
 /** The items of a comma-separated variable, trimmed, the blank ones left out. */
-function commaList(value: string | undefined): string[] {
+export function commaList(value: string | undefined): string[] {
   return (value ?? "")
     .split(",")
     .map((item) => item.trim())
@@ -274,12 +274,12 @@ export function nonEmpty(value: string | undefined): string | undefined {
   return value !== undefined && value.trim() !== "" ? value : undefined;
 }
 
-/** A `"true"`/`"false"` variable (unset or empty: false); anything else is a {@link SettingsError}. */
-function flag(env: Env, name: "OPEN_ACCESS"): boolean {
-  const raw = env[name]?.trim() ?? "";
+/** `OPEN_ACCESS`, `"true"` or `"false"` (unset or empty: false); anything else is a {@link SettingsError}. */
+export function openAccess(env: Env): boolean {
+  const raw = env.OPEN_ACCESS?.trim() ?? "";
   if (raw === "" || raw === "false") return false;
   if (raw === "true") return true;
-  throw new SettingsError(`${name} must be "true" or "false".`);
+  throw new SettingsError("OPEN_ACCESS", 'must be "true" or "false".');
 }
 
 /** The variables that hold a number (typed `string | number`: wrangler.toml may give either). */
@@ -289,12 +289,7 @@ function integer(env: Env, name: NumericVar, fallback: number, min: number, max 
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   const value = typeof raw === "number" ? raw : Number(raw.trim());
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw new SettingsError(
-      max === Number.MAX_SAFE_INTEGER
-        ? `${name} must be an integer of at least ${min}.`
-        : `${name} must be an integer from ${min} to ${max}.`,
-    );
-  }
-  return value;
+  if (Number.isSafeInteger(value) && value >= min && value <= max) return value;
+  const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
+  throw new SettingsError(name, `must be an integer ${range}.`);
 }

@@ -127,7 +127,7 @@ describe("Bedrock ConverseStream request", () => {
   it("credentials: none is the replay; one key without the other, a bad key id or region is a settings error that does not echo them", () => {
     expect(bedrockCredentials({})).toBeUndefined();
     expect(() => bedrockCredentials({ AWS_SECRET_ACCESS_KEY: "s3cr3t" })).toThrow(
-      new SettingsError("AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together."),
+      new SettingsError("AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY", "must be set together."),
     );
     expect(() => bedrockCredentials({ AWS_ACCESS_KEY_ID: "AKID\nX", AWS_SECRET_ACCESS_KEY: "s3cr3t" })).toThrow(
       /must be letters and digits/,

@@ -409,7 +409,10 @@ describe("the pool through the routes", () => {
       );
       expect(answer.status).toBe(500);
       expect(await answer.json()).toEqual({
-        error: { code: "worker_misconfigured", message: "RESPONSE_OBJECTS must be an integer from 1 to 1000." },
+        error: {
+          code: "worker_misconfigured",
+          message: "This Worker is misconfigured (RESPONSE_OBJECTS): its operator's log says what to fix.",
+        },
       });
     }
   });

@@ -150,7 +150,7 @@ describe("POST /v1/stream request validation", () => {
   it("a bad setting is 500 worker_misconfigured naming the variable", async () => {
     await expectError(await call(streamRequest(validBody()), testEnv({ IDLE_TIMEOUT_MS: "soon" })), 500, {
       code: "worker_misconfigured",
-      message: "IDLE_TIMEOUT_MS must be an integer of at least 1.",
+      message: "This Worker is misconfigured (IDLE_TIMEOUT_MS): its operator's log says what to fix.",
     });
   });
 

@@ -1,5 +1,5 @@
-import { anyProviderKey, type Env, type Settings } from "../env.ts";
-import { HttpError } from "../response/json-error.ts";
+import { anyProviderKey, type Env, nonEmpty, openAccess, readSettings, type Settings, SettingsError } from "../env.ts";
+import { HttpError, logMisconfigured } from "../response/json-error.ts";
 
 /**
  * Bearer-token authentication of clients against the `CLIENT_TOKEN` secret.
@@ -10,7 +10,10 @@ import { HttpError } from "../response/json-error.ts";
  * a `Host` header is whatever the client or a proxy in front wrote, so it proves nothing about
  * where the request came from. A bare `wrangler dev`, or a deploy without `CLIENT_TOKEN`, answers
  * every request 401 with the same message a missing token gets, so a stranger learns nothing of
- * the setup; the misconfiguration is logged instead.
+ * the setup; the misconfiguration is logged instead. The refusal reads nothing but `CLIENT_TOKEN`,
+ * `OPEN_ACCESS` (a malformed one is closed) and whether a provider key is set, so a malformed
+ * setting refuses a stranger as a well-configured Worker does: only a client let in reads the
+ * other settings ({@link authenticatedSettings}), and learns that one is malformed.
  *
  * @module
  */
@@ -24,16 +27,32 @@ export interface AuthContext {
 }
 
 /**
- * The {@link AuthContext} of a Worker's bindings: open only when `OPEN_ACCESS` asks for it and no
- * provider key (or Ollama server) is set.
+ * Authenticates `request` ({@link authenticate}: a 401 otherwise), then reads the settings, which
+ * throws a `SettingsError` for a malformed one: a 500 for a client let in, never for a stranger.
  *
  * @example
  * ```ts
- * await authenticate(request, authContext(env, readSettings(env)));
+ * const settings = await authenticatedSettings(request, env);
  * ```
  */
-export function authContext(env: Env, settings: Settings): AuthContext {
-  return { clientToken: settings.clientToken, open: settings.openAccess && !anyProviderKey(env) };
+export async function authenticatedSettings(request: Request, env: Env): Promise<Settings> {
+  await authenticate(request, authContext(env));
+  return readSettings(env);
+}
+
+/**
+ * The {@link AuthContext} of a Worker's bindings: open only when `OPEN_ACCESS` asks for it and no
+ * provider key (or Ollama server) is set. A malformed `OPEN_ACCESS` is closed, and logged.
+ */
+function authContext(env: Env): AuthContext {
+  let open = false;
+  try {
+    open = openAccess(env) && !anyProviderKey(env);
+  } catch (error) {
+    if (!(error instanceof SettingsError)) throw error;
+    logMisconfigured(error);
+  }
+  return { clientToken: nonEmpty(env.CLIENT_TOKEN), open };
 }
 
 /** Resolves when the request may proceed; rejects with 401 `unauthorized` otherwise. */

@@ -1,3 +1,4 @@
+import { commaList, type Env } from "../env.ts";
 import { HttpError } from "../response/json-error.ts";
 
 /**
@@ -18,6 +19,17 @@ const ALLOWED_HEADERS = "authorization, content-type, last-event-id";
  */
 const HEADER_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const MAX_EXTRA_HEADERS = 32;
+
+/**
+ * `CORS_ALLOW_ORIGINS`, as listed: read apart from the other settings, before the client is
+ * authenticated (a refusal carries CORS headers too), as a list cannot be malformed.
+ *
+ * @example
+ * ```ts
+ * const cors = corsHeaders(request, corsOrigins(env));
+ * ```
+ */
+export const corsOrigins = (env: Env): readonly string[] => commaList(env.CORS_ALLOW_ORIGINS);
 
 /**
  * The CORS response headers for an API request, or throws 403 `origin_not_allowed`.

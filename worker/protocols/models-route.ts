@@ -1,6 +1,6 @@
-import { anyProviderKey, readSettings, type Env } from "../env.ts";
-import { authContext, authenticate } from "../http/auth.ts";
-import { corsHeaders, preflightResponse } from "../http/cors.ts";
+import { anyProviderKey, type Env } from "../env.ts";
+import { authenticatedSettings } from "../http/auth.ts";
+import { corsHeaders, corsOrigins, preflightResponse } from "../http/cors.ts";
 import { asHttpError, HttpError } from "../response/json-error.ts";
 import { providerNames } from "../upstream/providers/index.ts";
 import { SCRIPTED_MODEL } from "../upstream/replay/scripted/scripted-model.ts";
@@ -21,12 +21,12 @@ export async function modelsRoute(request: Request, env: Env): Promise<Response>
   // A listed origin's browser reads a refusal (a 401, a 405) only with these: else an opaque network error.
   let cors: Record<string, string> = {};
   try {
-    const settings = readSettings(env);
-    cors = corsHeaders(request, settings.corsAllowOrigins);
-    if (request.method === "OPTIONS") return preflightResponse(request, settings.corsAllowOrigins);
+    const origins = corsOrigins(env);
+    cors = corsHeaders(request, origins);
+    if (request.method === "OPTIONS") return preflightResponse(request, origins);
     if (request.method !== "GET")
       throw new HttpError(405, { code: "method_not_allowed", message: "Use GET." }, { allow: "GET, OPTIONS" });
-    await authenticate(request, authContext(env, settings));
+    const settings = await authenticatedSettings(request, env);
     const offline = anyProviderKey(env)
       ? []
       : [SCRIPTED_MODEL, ...providerNames.map((provider) => `${provider}/${SCRIPTED_MODEL}`)];

@@ -70,7 +70,8 @@ const PREFIX =
 function storagePrefix(prefix: string): string {
   if (!PREFIX.test(prefix))
     throw new SettingsError(
-      "ALLOWED_STORAGE_URLS must list URL prefixes such as s3://my-bucket/docs/ or gs://my-bucket/: s3://, gs:// or https://generativelanguage.googleapis.com, a bucket, and a path ending in / (no ., .., % or empty segment).",
+      "ALLOWED_STORAGE_URLS",
+      "must list URL prefixes such as s3://my-bucket/docs/ or gs://my-bucket/: s3://, gs:// or https://generativelanguage.googleapis.com, a bucket, and a path ending in / (no ., .., % or empty segment).",
     );
   return prefix.endsWith("/") ? prefix : `${prefix}/`;
 }

@@ -96,16 +96,38 @@ export function invalidField(field: string, message: string): HttpError {
 }
 
 /**
- * Any failure as an {@link HttpError}: a misconfigured variable is 500 `worker_misconfigured`
- * (its message names the variable), anything unexpected a 500 that says nothing about internals,
- * logged with its name and stack (never its message: {@link logUnexpected}).
+ * Any failure as an {@link HttpError}: a misconfigured variable is 500 `worker_misconfigured`,
+ * which names the variable and no more (what it must be is logged: {@link logMisconfigured}),
+ * anything unexpected a 500 that says nothing about internals, logged with its name and stack
+ * (never its message: {@link logUnexpected}).
  */
 export function asHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
-  if (error instanceof SettingsError)
-    return new HttpError(500, { code: "worker_misconfigured", message: error.message });
+  if (error instanceof SettingsError) {
+    logMisconfigured(error);
+    const message = `This Worker is misconfigured (${error.setting}): its operator's log says what to fix.`;
+    return new HttpError(500, { code: "worker_misconfigured", message });
+  }
   logUnexpected(error, "a request");
   return new HttpError(500, { code: "internal_error", message: "The Worker failed to handle the request." });
+}
+
+/** The settings errors logged so far: each once per isolate (a deployment's settings are its isolate's). */
+const logged = new Set<string>();
+
+/**
+ * Logs a malformed setting once, with what it must be (never its value, which may be a secret):
+ * the operator reads it in `wrangler tail` or the dev console, a client never does.
+ *
+ * @example
+ * ```ts
+ * logMisconfigured(new SettingsError("OPEN_ACCESS", 'must be "true" or "false".'));
+ * ```
+ */
+export function logMisconfigured(error: SettingsError): void {
+  if (logged.has(error.message)) return;
+  logged.add(error.message);
+  console.error(`tool-call-stream: the Worker is misconfigured: ${error.message}`);
 }
 
 /**

@@ -1,6 +1,6 @@
-import { readSettings, type Env } from "../../env.ts";
-import { authContext, authenticate, tokenOwner } from "../../http/auth.ts";
-import { corsHeaders, preflightResponse } from "../../http/cors.ts";
+import type { Env } from "../../env.ts";
+import { authenticatedSettings, tokenOwner } from "../../http/auth.ts";
+import { corsHeaders, corsOrigins, preflightResponse } from "../../http/cors.ts";
 import type { RequestContext } from "../../http/request-context.ts";
 import { asHttpError, HttpError } from "../../response/json-error.ts";
 import { isObject, own } from "../../request/json-fields.ts";
@@ -76,8 +76,8 @@ export async function storedResponseRoute(request: Request, env: Env): Promise<R
   const match = PATH.exec(url.pathname);
   if (!match) return undefined;
   const [, id, action = ""] = match;
-  const settings = readSettings(env);
-  const cors = corsHeaders(request, settings.corsAllowOrigins);
+  const origins = corsOrigins(env);
+  const cors = corsHeaders(request, origins);
   // `POST /responses/compact`, which Open Responses servers MAY expose: a 404 in OpenAI's shape, as SDKs read it.
   if (match[1] === "compact" && !match[2])
     return responsesErrorResponse(
@@ -93,15 +93,14 @@ export async function storedResponseRoute(request: Request, env: Env): Promise<R
     );
   const methods = action === "" ? "GET, DELETE" : action === "/cancel" ? "POST" : "GET";
   try {
-    if (request.method === "OPTIONS")
-      return preflightResponse(request, settings.corsAllowOrigins, `${methods}, OPTIONS`);
+    if (request.method === "OPTIONS") return preflightResponse(request, origins, `${methods}, OPTIONS`);
     if (!methods.split(", ").includes(request.method))
       throw new HttpError(
         405,
         { code: "method_not_allowed", message: `Use ${methods}.` },
         { allow: `${methods}, OPTIONS` },
       );
-    await authenticate(request, authContext(env, settings));
+    const settings = await authenticatedSettings(request, env);
     const stored = await storedResponsesOf({ request, env, settings });
     // Ids are letters, digits, `_` and `-`: one sent percent-encoded matches none.
     const storedId = storedIdOfResponse(id!);

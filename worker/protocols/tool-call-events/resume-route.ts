@@ -1,7 +1,7 @@
-import { readSettings, type Env } from "../../env.ts";
-import { authContext, authenticate } from "../../http/auth.ts";
-import { corsHeaders, preflightResponse } from "../../http/cors.ts";
-import { HttpError } from "../../response/json-error.ts";
+import type { Env } from "../../env.ts";
+import { authenticatedSettings } from "../../http/auth.ts";
+import { corsHeaders, corsOrigins, preflightResponse } from "../../http/cors.ts";
+import { asHttpError, HttpError } from "../../response/json-error.ts";
 import { responsePool, resumeStream } from "../../resumable/response-pool.ts";
 
 /**
@@ -10,11 +10,10 @@ import { responsePool, resumeStream } from "../../resumable/response-pool.ts";
  * authentication and CORS as `POST`.
  */
 export async function resumeRoute(request: Request, id: string, env: Env): Promise<Response> {
-  const settings = readSettings(env);
-  const cors = corsHeaders(request, settings.corsAllowOrigins);
+  const origins = corsOrigins(env);
+  const cors = corsHeaders(request, origins);
   try {
-    if (request.method === "OPTIONS")
-      return preflightResponse(request, settings.corsAllowOrigins, "GET, DELETE, OPTIONS");
+    if (request.method === "OPTIONS") return preflightResponse(request, origins, "GET, DELETE, OPTIONS");
     if (request.method !== "GET" && request.method !== "DELETE") {
       throw new HttpError(
         405,
@@ -22,12 +21,13 @@ export async function resumeRoute(request: Request, id: string, env: Env): Promi
         { allow: "GET, DELETE, OPTIONS" },
       );
     }
-    await authenticate(request, authContext(env, settings));
+    const settings = await authenticatedSettings(request, env);
     if (!env.RESPONSES)
       throw new HttpError(404, { code: "unknown_response", message: "This Worker keeps no responses for resume." });
     return await resumeStream(request, id, await responsePool(request, env.RESPONSES, settings), cors);
   } catch (error) {
-    if (error instanceof HttpError) throw new HttpError(error.status, error.body, { ...error.headers, ...cors });
-    throw error;
+    // A malformed setting's 500 too: a browser reads an answer without them as an opaque network error.
+    const failure = asHttpError(error);
+    throw new HttpError(failure.status, failure.body, { ...failure.headers, ...cors });
   }
 }

@@ -1,7 +1,7 @@
 import { withHeartbeat } from "../../http/heartbeat.ts";
 import { UI_MESSAGE_STREAM_HEADERS, UIMessageEncoder, type RunnableTool } from "../../../src/index.ts";
-import { readSettings, type Env } from "../../env.ts";
-import { corsHeaders, preflightResponse } from "../../http/cors.ts";
+import type { Env } from "../../env.ts";
+import { corsHeaders, corsOrigins, preflightResponse } from "../../http/cors.ts";
 import { protocolPost } from "../protocol-post.ts";
 import { providerNames } from "../../upstream/providers/index.ts";
 import { bareNameProvider } from "../agent-model.ts";
@@ -57,7 +57,7 @@ export function uiRoute(
  */
 export function uiResumeRoute(request: Request, env: Env): Response {
   try {
-    const { corsAllowOrigins } = readSettings(env);
+    const corsAllowOrigins = corsOrigins(env);
     if (request.method === "OPTIONS") return preflightResponse(request, corsAllowOrigins, "GET, OPTIONS");
     const cors = corsHeaders(request, corsAllowOrigins);
     if (request.method !== "GET")

@@ -50,11 +50,11 @@ export function bedrockCredentials(env: Env, now: () => number = Date.now): Prov
   const secretAccessKey = nonEmpty(env.AWS_SECRET_ACCESS_KEY)?.trim();
   if (accessKeyId === undefined && secretAccessKey === undefined) return undefined;
   if (accessKeyId === undefined || secretAccessKey === undefined)
-    throw new SettingsError("AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together.");
-  if (!ACCESS_KEY_ID.test(accessKeyId)) throw new SettingsError("AWS_ACCESS_KEY_ID must be letters and digits.");
+    throw new SettingsError("AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY", "must be set together.");
+  if (!ACCESS_KEY_ID.test(accessKeyId)) throw new SettingsError("AWS_ACCESS_KEY_ID", "must be letters and digits.");
   const sessionToken = nonEmpty(env.AWS_SESSION_TOKEN)?.trim();
   if (sessionToken !== undefined && !SESSION_TOKEN.test(sessionToken))
-    throw new SettingsError("AWS_SESSION_TOKEN must be base64 text.");
+    throw new SettingsError("AWS_SESSION_TOKEN", "must be base64 text.");
   const credentials =
     sessionToken === undefined ? { accessKeyId, secretAccessKey } : { accessKeyId, secretAccessKey, sessionToken };
   return { apiKey: "", aws: { credentials, region: region(env), now } };
@@ -62,7 +62,7 @@ export function bedrockCredentials(env: Env, now: () => number = Date.now): Prov
 
 function region(env: Env): string {
   const value = nonEmpty(env.AWS_REGION)?.trim() ?? DEFAULT_REGION;
-  if (!REGION.test(value)) throw new SettingsError("AWS_REGION must be a region name such as us-east-1.");
+  if (!REGION.test(value)) throw new SettingsError("AWS_REGION", "must be a region name such as us-east-1.");
   return value;
 }
 

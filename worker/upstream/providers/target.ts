@@ -29,10 +29,10 @@ export function baseUrl(provider: UpstreamProvider, env: Env): string {
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new SettingsError(`${provider.baseUrlVar} must be an absolute http(s) URL.`);
+    throw new SettingsError(provider.baseUrlVar, "must be an absolute http(s) URL.");
   }
   if (url.protocol !== "https:" && url.protocol !== "http:")
-    throw new SettingsError(`${provider.baseUrlVar} must be an absolute http(s) URL.`);
+    throw new SettingsError(provider.baseUrlVar, "must be an absolute http(s) URL.");
   return url.href.replace(/\/+$/, "");
 }
 
