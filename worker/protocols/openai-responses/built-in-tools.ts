@@ -16,6 +16,7 @@ import { invalidField } from "../../response/json-error.ts";
 import { isObject, own } from "../../request/json-fields.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 import { idAt, objectAt, resultText, type WireMessage, type WireTool } from "../client-request.ts";
+import { withoutWorkerId } from "./stored-ids.ts";
 
 type Assistant = Extract<WireMessage, { role: "assistant" }>;
 
@@ -143,8 +144,10 @@ export function addBuiltInItem(
     calls.add(id);
     const input = objectAt(own(item, call.input), `${path}.${call.input}`) as JsonValue;
     const responsesItem: Record<string, JsonValue> = { type };
+    // A local shell's call goes back with its `id`, but not one the Worker made (./stored-ids.ts).
+    const fields = withoutWorkerId(item);
     for (const key of ["id", "status", "environment", "caller"]) {
-      const value = own(item, key);
+      const value = own(fields, key);
       if (value !== undefined && value !== null) responsesItem[key] = value as JsonValue;
     }
     assistant().tool_calls.push({ id, name: call.name, arguments: input, providerMetadata: { responsesItem } });

@@ -6,7 +6,8 @@
  * A stored response keeps its response object (its output with the reasoning items and their
  * `encrypted_content`, its calls, `instructions` and the settings it repeats) and, apart, its
  * input: the items of its previous response (its earlier items, input and output), then those of
- * its request, item references resolved, each with an `id` and a `status` (./stored-ids.ts), as
+ * its request, item references resolved, each with an `id` (./stored-ids.ts: one the Worker gave
+ * never goes upstream) and, where OpenAI's item has one, a `status`, as
  * `GET /v1/responses/<id>/input_items` lists them. An `item_reference` to an output item reads
  * the response object alone, whatever came before it. A request with `previous_response_id` is answered as if it had sent that input and
  * output before its own `input` (not its `instructions`, which OpenAI does not carry over either);
@@ -219,7 +220,8 @@ const PREFIXES: Readonly<Record<string, string>> = {
 };
 
 /** The input items OpenAI lists without a `status` (openai 7's `ResponseItem`: a reasoning item has its `summary`). */
-const WITHOUT_STATUS = /^(reasoning|compaction|configuration_update)$/;
+const WITHOUT_STATUS =
+  /^(reasoning|compaction|configuration_update|program|additional_tools|mcp_(list_tools|approval_request|approval_response))$/;
 
 /**
  * The input items of a request stored with response `storedId`, each with an `id` (the client's,

@@ -27,23 +27,25 @@ import { inputParts, joinedText, outputMessage, withFiles } from "./input-files.
 import { summaryText, textOf } from "./input-text.ts";
 import { isItemReference, unstoredReference } from "./conversation.ts";
 import { isOpenAIStateItem } from "../../request/parse-reasoning.ts";
-import { storedIdOfItem } from "./stored-ids.ts";
+import { withoutWorkerId } from "./stored-ids.ts";
 
 /** The items of the tools OpenAI runs itself, and its compaction item, which the request kit sends back as kept blocks. */
 const OPENAI_RAN = /^((web_search|code_interpreter|image_generation|file_search)_call|compaction)$/;
 
+/** OpenAI's items that take no `status` (openai 7's `ResponseInputItem`), which the Worker stored on them before. */
+const NO_STATUS = /^(compaction|configuration_update|program)$/;
+
 /**
- * A stored item of OpenAI's context (its `compaction` item, a `configuration_update`) as OpenAI
- * takes it back: without a `status`, which neither has (OpenAI refuses the field: the Worker added
- * one to the items it stored before), and without an `id` the Worker gave it (OpenAI checks an
- * id's prefix by the item's type; the field is optional). A client's own item goes as it sent it.
+ * An item of OpenAI's own (a tool it ran, its context, a program, a server search) as OpenAI takes
+ * it back: without an id the Worker made (./stored-ids.ts), and, stored, without a `status` its
+ * type has none of (OpenAI refuses the field: the Worker added one to the items it stored before).
+ * A client's own item keeps the `status` it sent.
  */
 function asOpenAITakesIt(item: Record<string, unknown>, stored: boolean | undefined): { [key: string]: JsonValue } {
-  const given = item as { [key: string]: JsonValue };
-  const type = own(item, "type");
-  if (!stored || !(type === "configuration_update" || (type === "compaction" && !("content" in item)))) return given;
-  const { status: _status, id, ...rest } = given;
-  return typeof id === "string" && !storedIdOfItem(id)?.input ? { ...rest, id } : rest;
+  const given = withoutWorkerId(item) as { [key: string]: JsonValue };
+  if (!stored || !NO_STATUS.test(String(own(item, "type"))) || "content" in item) return given;
+  const { status: _status, ...rest } = given;
+  return rest;
 }
 
 /** An assistant message's `phase` (OpenAI's and Open Responses' enum). */
@@ -145,9 +147,10 @@ export function addItem(
     messages.push(outputMessage(callIdOf(id, provider), output, `${path}.output`, provider));
   } else if (type === "reasoning") {
     // Its state, when it has some, opens (or joins) the assistant turn it reasoned for.
-    const encrypted = own(item, "encrypted_content");
+    // An id the Worker made binds no content of OpenAI's: as the item came without one (./stored-ids.ts).
+    const [encrypted, id] = [own(item, "encrypted_content"), own(withoutWorkerId(item), "id")];
     const part = reasoningItemPart(
-      typeof own(item, "id") === "string" ? (own(item, "id") as string) : "",
+      typeof id === "string" ? id : "",
       typeof encrypted === "string" ? encrypted : undefined,
       own(item, "summary"),
     );
@@ -175,7 +178,7 @@ export function addItem(
     (assistant().reasoning_parts ??= []).push({ type: "block", block: asOpenAITakesIt(item, context.stored) });
   } else if (
     !addBuiltInItem(type, item, path, assistant, messages, calls) &&
-    !addToolCallingItem(type, item, path, assistant, messages, calls, context) &&
+    !addToolCallingItem(type, asOpenAITakesIt(item, context.stored), path, assistant, messages, calls, context) &&
     !addMcpItem(type, item, path, assistant, messages, calls, provider)
   )
     throw type === "item_reference"

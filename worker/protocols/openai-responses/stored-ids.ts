@@ -6,7 +6,8 @@
  * `resp_<token>`, an output item `<prefix>_<token><n>` (`msg_`, `fc_`, `rs_`, ...: the encoder's
  * prefixes, its `generateId` giving `<token><n>`), an input item the Worker named
  * `<prefix>_<token>i<n>`. So an `item_reference` names the response to read it from, and only an
- * id this Worker signed reaches an object.
+ * id this Worker signed reaches an object. No provider gave these ids: an item goes upstream
+ * without one ({@link withoutWorkerId}).
  *
  * @module
  */
@@ -83,4 +84,23 @@ export function itemIds(storedId: string): () => string {
  */
 export function inputItemId(storedId: string, prefix: string, n: number): string {
   return `${prefix}_${tokenOf(storedId)}i${n}`;
+}
+
+/**
+ * `item` as an upstream takes it back: without an `id` this Worker made ({@link storedIdOfItem}:
+ * one it gave an input item that came without, or one its encoder gave an output item), which no
+ * provider gave. OpenAI checks an id's prefix by the item's type and binds a reasoning item's
+ * encrypted content to the id it gave: the item goes as the client first sent it, without one.
+ * Any other id (OpenAI's, the client's) stays.
+ *
+ * @example
+ * ```ts
+ * withoutWorkerId({ type: "web_search_call", id: "item_sjc-3_..._x1Vb0kq7Qd2aY3mT9cW8pAi2", status: "completed" }); // { type: "web_search_call", status: "completed" }
+ * ```
+ */
+export function withoutWorkerId<T extends Record<string, unknown>>(item: T): T {
+  const id = item["id"];
+  if (typeof id !== "string" || storedIdOfItem(id) === undefined) return item;
+  const { id: _id, ...rest } = item;
+  return rest as T;
 }
