@@ -9,7 +9,7 @@
 //   - `streamToolCalls` imported from a provider's subpath (the whole one-call API for that
 //     provider) exceeds its budget (issue 36), or
 //   - the JSON Schema plug-in (`jsonSchema` from `tool-call-stream/schema`, the final and the
-//     early check) exceeds 13.5 KiB.
+//     early check) exceeds 13.6 KiB.
 // Needs `npm run build` first (it measures dist/, which is what the package ships).
 // With `--package <dir>`, it measures the package as installed in the project <dir> (what
 // scripts/check-tarball.mjs does with the packed tarball), resolved as a consumer's bundler does.
@@ -46,7 +46,10 @@ const KiB = 1024;
 // schema could pin for minutes. Then to 13.5 KiB, still in issue 33: one work budget per call
 // charged by real work, enum sets and the sorted strings the early check narrows by binary
 // search, uniqueItems once per array, $ref compiled once per target, exact decimal multipleOf
-// (about 1,400 B gzipped).
+// (about 1,400 B gzipped). To 13.6 KiB (hostile-schemas, 2026-12-05): each schema object
+// compiled once, not only a `$ref`'s target (a `$ref` into another's target compiled that part
+// again, 61 times over for refs to 60 nested levels), and a compilation cut short by its limits
+// marked for checkToolSchema to refuse (it accepted anything there, unsaid): 13,824 -> 13,854 B.
 // Raised in issue 36's round (2026-12-02), each for what the chains now do, measured gzipped with
 // eventsource-parser at c71816a, then at the tree of each change:
 // - arguments given as objects (Gemini's always, Anthropic's `input`, Ollama's, some Chat
@@ -127,7 +130,7 @@ export const BUDGET = {
   // Then by 80 B more: that refusal kept from its deltas when its `.done` never came (a stream cut
   // before it), as `responsesChain` says (3,215 -> 3,290 B).
   extraProvider: 3.125 * KiB + 96,
-  schemaPlugin: 13.5 * KiB,
+  schemaPlugin: 13.6 * KiB,
   // `for await` over streamToolCalls reads the chain's events without a stream read each (issue
   // 37, `EventChannel`): about 630 B in each provider's (Bedrock 16,037 -> 16,665 B). Then the
   // non-SSE providers' without the SSE framing (Bedrock 16,665 -> 15,102 B): 15.75 KiB. Then

@@ -85,6 +85,7 @@ import "./schema/linear-pattern.cases.ts";
 import "./schema/pattern-budget.cases.ts";
 import "./schema/keyword-work.cases.ts";
 import "./schema/check-nesting.cases.ts";
+import "./schema/schema-expansion.cases.ts";
 import "./schema/json-schema-suite.cases.ts";
 // Accumulate: deltas to events.
 import "./accumulate/partial-arguments.cases.ts";

@@ -1,12 +1,18 @@
 import { isRecord } from "../shared/values.ts";
 import { boundIssue, MAX_ISSUES, thousands } from "./bounded-issues.ts";
 import { MAX_IN_PLACE } from "./check-arguments.ts";
-import { compileSchema, nestsTooDeep } from "./compiled-schema.ts";
+import { compileLimit, compileSchema } from "./compiled-schema.ts";
 import { appliesTooDeepInPlace } from "./in-place-depth.ts";
 import { pointerTarget } from "./schema-reading.ts";
 import { linearPattern } from "./pattern/linear-pattern.ts";
 import { PatternBudget } from "./pattern-budget.ts";
-import { MAX_COMPILE_NESTING, MAX_PATTERN_LENGTH, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from "./schema-node.ts";
+import {
+  MAX_COMPILE_NESTING,
+  MAX_COMPILE_STEPS,
+  MAX_PATTERN_LENGTH,
+  MAX_SCHEMA_DEPTH,
+  MAX_SCHEMA_NODES,
+} from "./schema-node.ts";
 
 /** One problem of a tool's schema, at the field that has it. */
 export interface ToolSchemaIssue {
@@ -65,8 +71,9 @@ const COUNTS = [
  * 1,000 characters that run in linear time (no backreference, lookahead or lookbehind, at most
  * 20,000 instructions once counted repetitions are written out, their Unicode property escapes
  * and, with the request's other patterns, their instructions within `options.patterns`), `$ref` a local reference that points into the schema), and the schema holds at
- * most 20,000 schemas nested at most 64 deep (at most 1,000 through its `$ref`s), applying at most
- * 64 in place one inside another and none in a cycle (which the checks would stop at, and accept).
+ * most 20,000 schemas nested at most 64 deep (at most 1,000 through its `$ref`s), compiling to at
+ * most 20,000 schemas and 4,000,000 steps with what its `$ref`s reach, applying at most 64 in place
+ * one inside another and none in a cycle (which the checks would stop at, and accept).
  * Returns the problems, each at its field's path from
  * `path` (at most 20, then one that counts the rest); empty when the schema can be used.
  *
@@ -144,8 +151,14 @@ export function checkToolSchema(
     // compilation counts those patterns' escapes too.
     const refused = patterns.refused;
     const instructions = patterns.instructionsLeft;
-    if (state.issues.length === 0 && nestsTooDeep(schema, { patterns }))
+    const limit = state.issues.length === 0 ? compileLimit(schema, { patterns }) : undefined;
+    if (limit === "nesting")
       report(path, `nests deeper than ${thousands(MAX_COMPILE_NESTING)} schemas through its $refs`);
+    else if (limit === "size")
+      report(
+        path,
+        `compiles to more than ${thousands(MAX_SCHEMA_NODES)} schemas or ${thousands(MAX_COMPILE_STEPS)} steps of work, counting those its $refs reach (the rest would accept anything)`,
+      );
     else if (state.issues.length === 0 && appliesTooDeepInPlace(compileSchema(schema), patterns))
       report(
         path,

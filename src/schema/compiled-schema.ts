@@ -7,6 +7,7 @@ import type { PatternBudget } from "./pattern-budget.ts";
 import {
   blank,
   compilePattern,
+  finishNode,
   MAX_COMPILE_NESTING,
   MAX_COMPILE_STEPS,
   MAX_SCHEMA_DEPTH,
@@ -77,8 +78,12 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Sc
 
 interface Context {
   root: unknown;
-  /** The schemas `$ref`s reached, by the value they point to (however the pointer is spelled). */
-  refs: Map<unknown, SchemaNode>;
+  /**
+   * Every schema object compiled, whether reached as a keyword's value or through a `$ref` (however
+   * spelled): each is compiled once. Keyed by the target alone, a `$ref` into another's target
+   * compiled that part again: refs to 60 nested levels over one enum compiled it 61 times.
+   */
+  nodes: Map<unknown, SchemaNode>;
   count: number;
   /** The work of the compilation: a step per keyword, per item of a keyword's list, per character of a pointer or a pattern. */
   budget: StepBudget;
@@ -90,21 +95,24 @@ interface Context {
 
 /** Thrown when the `$ref`s followed nest deeper than {@link MAX_COMPILE_NESTING}. */
 const TOO_DEEP = new Error("nested too deep");
-/** The compiled roots whose `$ref`s nest deeper than {@link MAX_COMPILE_NESTING}: they accept anything. */
-const tooDeep = new WeakSet<SchemaNode>();
+/** The compiled roots past a limit: whose `$ref`s nest too deep (they accept anything), or cut short. */
+const limits = new WeakMap<SchemaNode, "nesting" | "size">();
 
 /**
- * Whether a schema's `$ref`s nest deeper than {@link MAX_COMPILE_NESTING} schemas (each followed
- * where it is reached, as the compilation follows them): it then accepts anything, and `checkToolSchema` refuses it.
+ * The limit a schema's compilation went past, which `checkToolSchema` refuses it for: `nesting`,
+ * its `$ref`s nest deeper than {@link MAX_COMPILE_NESTING} schemas (each followed where it is
+ * reached, as the compilation follows them: it accepts anything); `size`, it compiles to more than
+ * {@link MAX_SCHEMA_NODES} schemas or {@link MAX_COMPILE_STEPS} steps, counting what only its
+ * `$ref`s reach (the rest accepts anything).
  */
-export function nestsTooDeep(schema: unknown, options?: CompileOptions): boolean {
-  return tooDeep.has(compileSchema(schema, options));
+export function compileLimit(schema: unknown, options?: CompileOptions): "nesting" | "size" | undefined {
+  return limits.get(compileSchema(schema, options));
 }
 
 function compileRoot(schema: unknown, options: CompileOptions): SchemaNode {
   const context: Context = {
     root: schema,
-    refs: new Map(),
+    nodes: new Map(),
     count: 0,
     budget: { steps: MAX_COMPILE_STEPS },
     assertFormats: options.assertFormats === true,
@@ -112,11 +120,14 @@ function compileRoot(schema: unknown, options: CompileOptions): SchemaNode {
     nesting: 0,
   };
   try {
-    return compile(schema, context, 0);
+    const node = compile(schema, context, 0);
+    // Past either, some of it was left unread (it accepts anything there).
+    if (context.count > MAX_SCHEMA_NODES || context.budget.steps < 0) limits.set(node, "size");
+    return node;
   } catch (error) {
     // A schema object whose reading throws (a getter, a proxy): the checks are total, so it accepts anything.
     const node = unread();
-    if (error === TOO_DEEP) tooDeep.add(node);
+    if (error === TOO_DEEP) limits.set(node, "nesting");
     return node;
   } finally {
     if (options.budget)
@@ -129,14 +140,19 @@ function unread(): SchemaNode {
   return { ...blank(false), exact: false, decided: false };
 }
 
+/** A schema, compiled once per object (a `$ref` back to it while it compiles finds it). */
 function compile(schema: unknown, context: Context, depth: number): SchemaNode {
   if (typeof schema === "boolean") return blank(!schema);
   const budget = context.budget;
-  if (!isRecord(schema) || depth > MAX_SCHEMA_DEPTH || ++context.count > MAX_SCHEMA_NODES || budget.steps < 0)
-    return unread();
+  if (!isRecord(schema)) return unread();
+  const known = context.nodes.get(schema);
+  if (known) return known;
+  if (depth > MAX_SCHEMA_DEPTH || ++context.count > MAX_SCHEMA_NODES || budget.steps < 0) return unread();
   const keys = Object.keys(schema);
   budget.steps -= 1 + keys.length;
-  const node = blank(false);
+  // Not decided while it is compiled: a schema that reaches it again is in a cycle.
+  const node = { ...blank(false), decided: false };
+  context.nodes.set(schema, node);
   const kids: SchemaNode[] = [];
   const child = (value: unknown): SchemaNode => {
     const kid = compile(value, context, depth + 1);
@@ -224,7 +240,7 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
   node.thenSchema = sub(own(schema, "then"));
   node.elseSchema = sub(own(schema, "else"));
   // Past the budget, what was read may be incomplete (an `enum` cut short): it accepts anything.
-  if (budget.steps < 0) return unread();
+  if (budget.steps < 0) return Object.assign(node, unread());
   node.exact =
     keys.every((key) => KNOWN.has(key)) &&
     (own(schema, "pattern") === undefined || node.pattern !== undefined) &&
@@ -238,43 +254,6 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
   return finishNode(node);
 }
 
-function finishNode(node: SchemaNode): SchemaNode {
-  const n = node;
-  n.own =
-    n.types !== undefined ||
-    n.nullable ||
-    n.allowed !== undefined ||
-    [
-      n.minimum,
-      n.maximum,
-      n.exclusiveMinimum,
-      n.exclusiveMaximum,
-      n.multipleOf,
-      n.minLength,
-      n.maxLength,
-      n.pattern,
-      n.format,
-      n.minItems,
-      n.maxItems,
-      n.prefixItems,
-      n.items,
-      n.contains,
-      n.properties,
-      n.patternProperties,
-      n.additionalProperties,
-      n.minProperties,
-      n.maxProperties,
-      n.dependentRequired,
-      n.dependentSchemas,
-      n.propertyNames,
-    ].some((value) => value !== undefined) ||
-    n.uniqueItems ||
-    n.required.length > 0;
-  n.inPlace = n.ref !== undefined || n.allOf !== undefined || n.anyOf !== undefined || n.oneOf !== undefined;
-  n.any = !n.own && !n.inPlace && n.not === undefined && n.ifSchema === undefined;
-  return n;
-}
-
 /**
  * A local `$ref` (`#`, `#/$defs/name`, `#/definitions/name`, or any JSON Pointer into the same
  * schema), compiled once per schema it points to, however the pointer is spelled (`#/$defs/a`,
@@ -282,19 +261,14 @@ function finishNode(node: SchemaNode): SchemaNode {
  */
 function resolve(ref: string, context: Context, depth: number): SchemaNode {
   context.budget.steps -= 1 + ref.length;
-  const target = pointerTarget(context.root, ref);
-  if (target === undefined) return unread();
-  const known = context.refs.get(target);
+  const target = pointerTarget(context.root, ref); // dangling (undefined): compiled as unread
+  const known = context.nodes.get(target);
   if (known) return known;
-  // Registered before it is compiled, so that a recursive reference finds it.
-  // Not decided while it is compiled: a schema that reaches it again is in a cycle.
-  const node = { ...blank(false), decided: false };
-  context.refs.set(target, node);
   // Compiled where it is reached, on the stack of what reached it: a chain of thousands of `$ref`s
   // would overflow it, so the whole nesting is bounded (and the schema refused by checkToolSchema).
   const outer = context.nesting;
   if ((context.nesting += depth) > MAX_COMPILE_NESTING) throw TOO_DEEP;
-  Object.assign(node, compile(target, context, 1));
+  const node = compile(target, context, 1);
   context.nesting = outer;
   return node;
 }

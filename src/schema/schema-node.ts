@@ -157,6 +157,44 @@ export function blank(never: boolean): SchemaNode {
   };
 }
 
+/** Sets the fields of a node read from its others (`own`, `inPlace`, `any`), once its keywords are read. */
+export function finishNode(node: SchemaNode): SchemaNode {
+  const n = node;
+  n.own =
+    n.types !== undefined ||
+    n.nullable ||
+    n.allowed !== undefined ||
+    [
+      n.minimum,
+      n.maximum,
+      n.exclusiveMinimum,
+      n.exclusiveMaximum,
+      n.multipleOf,
+      n.minLength,
+      n.maxLength,
+      n.pattern,
+      n.format,
+      n.minItems,
+      n.maxItems,
+      n.prefixItems,
+      n.items,
+      n.contains,
+      n.properties,
+      n.patternProperties,
+      n.additionalProperties,
+      n.minProperties,
+      n.maxProperties,
+      n.dependentRequired,
+      n.dependentSchemas,
+      n.propertyNames,
+    ].some((value) => value !== undefined) ||
+    n.uniqueItems ||
+    n.required.length > 0;
+  n.inPlace = n.ref !== undefined || n.allOf !== undefined || n.anyOf !== undefined || n.oneOf !== undefined;
+  n.any = !n.own && !n.inPlace && n.not === undefined && n.ifSchema === undefined;
+  return n;
+}
+
 /**
  * A pattern as ECMAScript with the `u` flag (as JSON Schema says), for the linear-time matcher,
  * or `undefined` when it is not a string, too long, not a valid regular expression, or not one

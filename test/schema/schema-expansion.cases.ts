@@ -1,0 +1,67 @@
+// A schema small on the wire that compiles to far more: `$ref`s were compiled once per schema they
+// point to, but a `$ref` to a schema inside another one's target compiled that part again, so
+// refs to every level of 60 nested schemas over one `enum` compiled the enum 61 times (a 242 KB
+// request, 213 ms of compilation against 1.3 ms for the enum once). Past the compilation's
+// limits (20,000 schemas, 4,000,000 steps) the rest of the schema accepted anything, and
+// checkToolSchema, which counts the schemas as written, said nothing: a wrong value was accepted
+// unsaid. Each schema object is now compiled once, and a schema that still goes past the limits
+// (parts reached only through a `$ref`) is refused by checkToolSchema.
+import { CheckBudget, checkToolArguments, checkToolSchema, type ToolSchema } from "../../src/index.ts";
+import { assert, assertEquals, group } from "../support/harness.ts";
+
+/** `levels` schemas of `items` one inside another over an enum of `values` numbers, and a property with a `$ref` to each level. */
+function nestedRefs(levels: number, values: number): ToolSchema {
+  let leaf: Record<string, unknown> = { enum: Array.from({ length: values }, (_, i) => i) };
+  for (let i = 0; i < levels; i++) leaf = { items: leaf };
+  const properties: Record<string, unknown> = {};
+  for (let i = 0; i <= levels; i++) properties[`p${i}`] = { $ref: `#/$defs/l${"/items".repeat(i)}` };
+  return { type: "object", properties, $defs: { l: leaf } } as ToolSchema;
+}
+
+/** The steps a first check of `{}` takes, the compilation of `schema` included. */
+function compiled(schema: ToolSchema): number {
+  const budget = new CheckBudget(Number.POSITIVE_INFINITY);
+  checkToolArguments({}, schema, { budget });
+  return budget.spent;
+}
+
+/** `count` properties that each take an integer. */
+const integers = (count: number) =>
+  Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, { type: "integer" }]));
+
+group("Schemas that compile to more than they are written", (test) => {
+  test("$refs to a schema and to the schemas inside it compile each schema once", () => {
+    const once = compiled(nestedRefs(0, 20_000));
+    const everyLevel = compiled(nestedRefs(30, 20_000));
+    // Before: 31 compilations of the enum, 660,000 steps against 20,000.
+    assert(everyLevel < 1.5 * once, `${everyLevel} steps against ${once} for the enum once`);
+    assertEquals(checkToolArguments({ p30: -1 }, nestedRefs(30, 20_000)), [
+      "$.p30 must be one of the 20,000 allowed values",
+    ]);
+  });
+
+  test("a $ref into another $ref's target past 20,000 compiled schemas still checks its values", () => {
+    const schema = {
+      type: "object",
+      properties: { a: { $ref: "#/$defs/big" }, b: { $ref: "#/$defs/big/items" } },
+      $defs: { big: { type: "array", items: { type: "object", properties: integers(10_500) } } },
+    } as ToolSchema;
+    assertEquals(checkToolSchema(schema), []);
+    // Before: `b` compiled past the 20,000th schema and accepted anything, unsaid.
+    assertEquals(checkToolArguments({ b: { k10400: "x" } }, schema), ["$.b.k10400 must be integer, not string"]);
+    assertEquals(checkToolArguments({ a: [{ k10400: "x" }] }, schema), ["$.a[0].k10400 must be integer, not string"]);
+  });
+
+  test("schemas reached only through a $ref, past the limits, are refused by checkToolSchema", () => {
+    const message =
+      "compiles to more than 20,000 schemas or 4,000,000 steps of work, counting those its $refs reach (the rest would accept anything)";
+    // Under a keyword that is not JSON Schema's, and inside an enum's value: checkToolSchema does not count them as schemas.
+    const unknown = { $ref: "#/x", x: { properties: integers(20_001) } };
+    assertEquals(checkToolSchema(unknown, "tools[0].parameters"), [{ path: "tools[0].parameters", message }]);
+    const inEnum = {
+      properties: { a: { $ref: "#/properties/b/enum/0" }, b: { enum: [{ properties: integers(20_001) }] } },
+    };
+    assertEquals(checkToolSchema(inEnum), [{ path: "parameters", message }]);
+    assertEquals(checkToolSchema({ $ref: "#/x", x: { properties: integers(19_000) } }), []);
+  });
+});
