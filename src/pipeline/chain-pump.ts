@@ -48,13 +48,15 @@ export class ChainPump {
   ) {
     // Duck-typed rather than `instanceof`: a Response from another realm or fetch polyfill
     // (workerd's test runner, undici in Node) is still a Response. A Response is not iterable;
-    // a stream and an SDK's stream are.
+    // a stream and an SDK's stream are. An object without `headers` is no Response either: an
+    // SDK's whole answer (asked for without `stream: true`), which the objects' reader refuses.
     let body = true;
     try {
       body =
         typeof (input as ReadableStream).getReader === "function" ||
         Symbol.asyncIterator in input ||
-        Symbol.iterator in input;
+        Symbol.iterator in input ||
+        !(input as Response).headers;
     } catch (error) {
       // A Proxy whose trap throws: `start` ends the chain with the error.
       this.#inputError = error;

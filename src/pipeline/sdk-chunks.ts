@@ -48,11 +48,19 @@ export type SdkChunks = (protocol: ProviderProtocol) => SdkChunkReading;
 /** The error of an SDK's object that could not be read. */
 const UNREADABLE = "An SDK's chunk could not be read; the stream ended.";
 
+/** The error of an input that is no stream: most often an SDK's whole answer (a JavaScript caller's). */
+const NOT_A_STREAM = {
+  code: "stream-failed",
+  message:
+    "The input is not a Response, a body or an SDK's stream (a whole response, asked for without `stream: true`?).",
+} as const;
+
 /**
  * A reader of an async iterable. Cancelling calls the iterator's `return()` (an SDK's stream
  * aborts its request there) without waiting for it: a read still pending may never settle.
  */
 function iterableReader(iterable: AsyncIterable<unknown> | Iterable<unknown>): InputReader {
+  if (!(Symbol.asyncIterator in iterable || Symbol.iterator in iterable)) throw new ToolCallStreamError(NOT_A_STREAM);
   const iterator = Symbol.asyncIterator in iterable ? iterable[Symbol.asyncIterator]() : iterable[Symbol.iterator]();
   return {
     read: async () => {

@@ -22,7 +22,7 @@ export type ErrorCode =
   | "truncated-event"
   /** The upstream answered with a non-2xx HTTP status. */
   | "http-error"
-  /** The input stream failed (network error, or an upstream stage errored). */
+  /** The input stream failed (network error, or an upstream stage errored), or the input is no stream (an SDK's whole answer). */
   | "stream-failed"
   /** One SSE event or line, NDJSON line, JSON array element or event-stream message exceeded `maxEventLength`. */
   | "event-too-large"

@@ -3,9 +3,11 @@
 // the iterator lose nothing; cancelling returns the iterator (which aborts an SDK's request).
 import {
   AwsEventStreamDecoderStream,
+  type ChainInput,
   JsonArrayDecoderStream,
   NdjsonDecoderStream,
   PROVIDERS,
+  sdkChunks,
   SSEDecoderStream,
   streamToolCallBatches,
   streamToolCalls,
@@ -13,6 +15,7 @@ import {
   type Provider,
   type ToolCallEvent,
 } from "../../src/index.ts";
+import * as openai from "../../src/openai.ts";
 import { supportedProvider } from "../support/fixture-provider.ts";
 import { allFixtures, type Fixture } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
@@ -150,6 +153,25 @@ group("streamToolCalls from an SDK's parsed chunks", (test) => {
     assertEquals(types(events), ["error", "abort"]);
     assert(events[0]?.type === "error" && events[0].error.code === "unknown-provider", "unknown-provider");
     assertEquals(state.returned, 1);
+  });
+
+  test("an SDK's whole answer (no `stream: true`): a stream-failed error saying so and an abort, not a TypeError", async () => {
+    const completion = { id: "chatcmpl-1", object: "chat.completion", choices: [] }; // create() without stream
+    const message = { id: "msg_1", type: "message", role: "assistant", content: [] }; // Anthropic's
+    for (const input of [completion, message] as unknown as ChainInput[]) {
+      for (const events of [
+        await collect(streamToolCalls(input, { provider: "openai" })),
+        (await collect(streamToolCallBatches(input, { provider: "anthropic" }))).flat(),
+        await collect(openai.streamToolCalls(input, { sdkChunks })), // a provider's subpath, with the plug-in
+      ]) {
+        assertEquals(types(events), ["error", "abort"]);
+        assert(events[0]?.type === "error" && events[0].error.code === "stream-failed", "stream-failed");
+        assert(events[0].error.message.includes("asked for without `stream: true`"), events[0].error.message);
+      }
+      // Without the plug-in, a subpath names it, as for any SDK object.
+      const [error] = await collect(openai.streamToolCalls(input));
+      assert(error?.type === "error" && error.error.code === "unknown-provider", "unknown-provider");
+    }
   });
 
   test("an iterator that throws: what came before is delivered, the open call discarded, then error and abort", async () => {
