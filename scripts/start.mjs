@@ -23,6 +23,9 @@ const KEYS = {
   OLLAMA_BASE_URL: "ollama",
 };
 
+/** Where each variable was set: `.dev.vars` or `--var`, which the banner names. */
+const from = new Map();
+
 /** The variables `.dev.vars` and the `--var NAME:value` arguments set, non-empty. */
 function vars() {
   const set = new Map();
@@ -30,13 +33,17 @@ function vars() {
   if (existsSync(file))
     for (const line of readFileSync(file, "utf8").split(/\r?\n/)) {
       const match = /^\s*([A-Z0-9_]+)\s*=\s*"?([^"]*)"?\s*$/.exec(line);
-      if (match) set.set(match[1], match[2]);
+      if (!match) continue;
+      set.set(match[1], match[2]);
+      from.set(match[1], ".dev.vars");
     }
   for (let i = 0; i < args.length; i++) {
     if (args[i] !== "--var") continue;
     for (let j = i + 1; j < args.length && !args[j].startsWith("--"); j++) {
       const at = args[j].indexOf(":");
-      if (at > 0) set.set(args[j].slice(0, at), args[j].slice(at + 1));
+      if (at <= 0) continue;
+      set.set(args[j].slice(0, at), args[j].slice(at + 1));
+      from.set(args[j].slice(0, at), "--var");
     }
   }
   return new Map([...set].filter(([, value]) => value.trim() !== ""));
@@ -47,6 +54,8 @@ const portAt = args.findIndex((arg) => arg === "--port" || arg.startsWith("--por
 const port = portAt < 0 ? "8787" : args[portAt].includes("=") ? args[portAt].split("=")[1] : args[portAt + 1];
 const live = Object.entries(KEYS).filter(([name]) => set.has(name));
 const token = set.has("CLIENT_TOKEN");
+/** Where the keys were set, which is where to add the token or remove them (".dev.vars", "--var" or both). */
+const keysFrom = [...new Set(live.map(([name]) => from.get(name)))].join(" and ");
 /** What to print once wrangler is ready at `url` (the port it took: another than asked when that one is in use). */
 function banner(url) {
   // wrangler takes a free port when the one asked for is in use, and says so nowhere else.
@@ -73,14 +82,16 @@ function banner(url) {
           "To use a real model: put a key in .dev.vars (e.g. OPENAI_API_KEY=sk-..., with CLIENT_TOKEN=<any secret>) and restart.",
         ]
       : [
-          `tool-call-stream Worker at ${url}: live for ${live.map(([, provider]) => provider).join(", ")} (keys in .dev.vars or --var); the other providers offline.`,
+          `tool-call-stream Worker at ${url}: live for ${live.map(([, provider]) => provider).join(", ")} (keys from ${keysFrom}); the other providers offline.`,
           ...(token
             ? [
                 "Clients send CLIENT_TOKEN as their API key. Try it from another terminal, with a model your key can use:",
                 `  ${tryIt}`,
               ]
-            : ["No CLIENT_TOKEN is set, so every request is refused: add CLIENT_TOKEN=<any secret> to .dev.vars."]),
-          "To run offline: remove the provider keys from .dev.vars and restart.",
+            : [
+                `No CLIENT_TOKEN is set, so every request is refused: add ${keysFrom === "--var" ? "--var CLIENT_TOKEN:<any secret>" : "CLIENT_TOKEN=<any secret> to .dev.vars"}.`,
+              ]),
+          `To run offline: restart without the provider keys (${keysFrom}).`,
         ];
   return [...moved, ...mode];
 }

@@ -14,13 +14,13 @@ copyFileSync(join("scripts", "start.mjs"), join(root, "scripts", "start.mjs"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** What `npm start` prints before the stand-in's END line, when wrangler writes `ready`. */
-function startOutput(ready: string): Promise<string> {
+function startOutput(ready: string, args: readonly string[] = []): Promise<string> {
   // The stand-in writes END apart, after the ready line, and stays up until it is stopped.
   const wrangler = `process.stdout.write(${JSON.stringify(ready)});
 setTimeout(() => process.stdout.write("END\\n"), 0);
 setInterval(() => {}, 1000);`;
   writeFileSync(join(root, "node_modules", "wrangler", "bin", "wrangler.js"), wrangler);
-  const start = spawn(process.execPath, [join(root, "scripts", "start.mjs"), "--port", "8790"], {
+  const start = spawn(process.execPath, [join(root, "scripts", "start.mjs"), "--port", "8790", ...args], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   let output = "";
@@ -44,6 +44,14 @@ describe("npm start's banner", () => {
       expect(output).toContain("tool-call-stream Worker at http://localhost:8790:");
       expect(output).not.toContain("is in use");
     });
+
+  it("with a key given by --var, says to add the token and drop the key there, not in .dev.vars", async () => {
+    const output = await startOutput("Ready on http://localhost:8790\n", ["--var", "OPENAI_API_KEY:sk-test"]);
+    expect(output).toContain("live for openai, openai-responses (keys from --var)");
+    expect(output).toContain("add --var CLIENT_TOKEN:<any secret>");
+    expect(output).toContain("To run offline: restart without the provider keys (--var).");
+    expect(output).not.toContain(".dev.vars");
+  });
 
   it("says the port wrangler took when the one asked for was in use", async () => {
     const output = await startOutput("Ready on \x1b[32mhttp://localhost:8791\x1b[39m\n");
