@@ -7,7 +7,7 @@ import { CheckBudget } from "./check-budget.ts";
 import { type CompileOptions, compileSchema } from "./compiled-schema.ts";
 import { matchesPattern, propertyKeys, type SchemaNode } from "./schema-node.ts";
 import { KINDS, narrow, pointerToken } from "./watch-text.ts";
-import { ANY, type Condition, cutOffs, expand, MAX_CONDITIONS, type OpenValue } from "./watch-conditions.ts";
+import { ANY, type Condition, expand, MAX_CONDITIONS, type OpenValue } from "./watch-conditions.ts";
 import { allowedFailure, codePoints, numberFailure, stringFailure } from "./schema-keywords.ts";
 
 /**
@@ -49,6 +49,8 @@ export class SchemaWatcher implements JsonParserListener {
   readonly #schema: SchemaNode;
   readonly #stack: OpenValue[] = [];
   readonly #budget: CheckBudget;
+  /** Its own count of cut conditions (see `CutOffs`). */
+  readonly #cutOffs = { count: 0 };
 
   /** `schema`: the tool's JSON Schema (compiled once per schema object and kept). */
   constructor(schema: unknown, options: SchemaWatcherOptions = {}) {
@@ -68,7 +70,7 @@ export class SchemaWatcher implements JsonParserListener {
     const parent = this.#stack[depth - 1];
     let conditions: Condition[] = [];
     let path = "";
-    if (!parent) expand(this.#schema, -1, -1, 0, conditions, budget);
+    if (!parent) expand(this.#schema, -1, -1, 0, conditions, budget, this.#cutOffs);
     else if (parent.first === 0x5b) {
       path = `${parent.path}/${parent.items}`;
       const index = parent.items++;
@@ -79,14 +81,14 @@ export class SchemaWatcher implements JsonParserListener {
           this.#kill(depth - 1, c, parent.path, `Expected at most ${s.maxItems} items.`);
         else {
           const item = s.prefixItems && index < s.prefixItems.length ? s.prefixItems[index] : s.items;
-          if (item) expand(item, i, -1, 0, conditions, budget);
+          if (item) expand(item, i, -1, 0, conditions, budget, this.#cutOffs);
         }
       }
       if (this.#stopped) return;
     } else [conditions, path] = [parent.next ?? [], parent.nextPath];
     if (conditions.length > MAX_CONDITIONS) {
       conditions = [];
-      cutOffs.count++;
+      this.#cutOffs.count++;
     }
     const value: OpenValue = {
       path,
@@ -99,7 +101,7 @@ export class SchemaWatcher implements JsonParserListener {
       checked: 0,
       points: 0,
       last: 0,
-      cuts: cutOffs.count,
+      cuts: this.#cutOffs.count,
     };
     this.#stack.push(value);
     for (const c of conditions) if (c.schema && c.live && !this.#stopped) this.#start(depth, value, c);
@@ -132,17 +134,17 @@ export class SchemaWatcher implements JsonParserListener {
       const property = s.properties?.get(name);
       if (property) {
         matched = true;
-        expand(property, i, -1, 0, next, budget);
+        expand(property, i, -1, 0, next, budget, this.#cutOffs);
       }
       for (const [pattern, schema] of s.patternProperties ?? []) {
         if (!matchesPattern(pattern, name, budget)) continue;
         matched = true;
-        expand(schema, i, -1, 0, next, budget);
+        expand(schema, i, -1, 0, next, budget, this.#cutOffs);
       }
       const extra = s.additionalProperties;
       if (matched || !extra) continue;
       if (extra.never) this.#kill(depth, c, object.path, "A property the schema does not allow.");
-      else expand(extra, i, -1, 0, next, budget);
+      else expand(extra, i, -1, 0, next, budget, this.#cutOffs);
     }
   }
 
@@ -160,7 +162,7 @@ export class SchemaWatcher implements JsonParserListener {
     // A string's end brings what no `partial` told: the rest of it (one slice per string).
     if (typeof value === "string") this.#checkString(depth, value.slice(open.checked), true);
     for (const c of open.conditions) if (c.schema && c.live && !this.#stopped) this.#finish(depth, open, c, value);
-    if (open.cuts === cutOffs.count) this.#moreThanOne(depth, open);
+    if (open.cuts === this.#cutOffs.count) this.#moreThanOne(depth, open);
     this.#stack.pop();
   }
 

@@ -48,7 +48,7 @@ export interface OpenValue {
   checked: number;
   points: number;
   last: number;
-  /** {@link cutOffs} when it began: a change by its close means part of it was not checked. */
+  /** Its watcher's {@link CutOffs} when it began: a change by its close means part of it was not checked. */
   cuts: number;
 }
 
@@ -58,18 +58,22 @@ const NULL = compileSchema({ type: "null" });
 /** Most conditions one value keeps; past it, the value is not checked early (the final check still is). */
 export const MAX_CONDITIONS = 64;
 /**
- * How many times a value's conditions were cut short (past {@link MAX_CONDITIONS}, or a `$ref`
- * cycle at {@link MAX_IN_PLACE}), in any watcher: a `oneOf` says "more than one" at a value's
- * close only when none was cut while it was read.
+ * How many times a watcher's conditions were cut short (past {@link MAX_CONDITIONS}, or a `$ref`
+ * cycle at {@link MAX_IN_PLACE}): a `oneOf` says "more than one" at a value's close only when none
+ * was cut while it was read. One per watcher: counted for every watcher of the runtime, another
+ * request's cut kept a call's violation from being found.
  */
-export const cutOffs = { count: 0 };
+export interface CutOffs {
+  /** The cuts so far. */
+  count: number;
+}
 
 /**
  * Adds the conditions of `schema` to `out` (under the group `parent`, or as a top condition of
  * `owner`): a leaf for its own keywords, all of its `$ref` and `allOf`, one of its `anyOf`, one of
  * its `oneOf`, and one of `null` and the rest when it is `nullable`. A `$ref` cycle that never goes
  * into the value stops where the final check stops following it, accepting there. Each schema it
- * looks at is charged to `budget`.
+ * looks at is charged to `budget`, each cut counted in its watcher's `cutOffs`.
  */
 export function expand(
   schema: SchemaNode,
@@ -78,6 +82,7 @@ export function expand(
   hops: number,
   out: Condition[],
   budget: StepBudget,
+  cutOffs: CutOffs,
 ): void {
   if (out.length > MAX_CONDITIONS || --budget.steps < 0) return;
   // The common case, on every value: one leaf, nothing built.
@@ -109,10 +114,10 @@ export function expand(
   }
   if (parts > 1) under = add(undefined, 1, under);
   if (schema.own) add({ ...schema, nullable: false }, 0, under);
-  if (schema.ref) expand(schema.ref, owner, under, hops + 1, out, budget);
+  if (schema.ref) expand(schema.ref, owner, under, hops + 1, out, budget, cutOffs);
   for (const node of allOf) {
     if (out.length > MAX_CONDITIONS) return;
-    expand(node, owner, under, hops + 1, out, budget);
+    expand(node, owner, under, hops + 1, out, budget, cutOffs);
   }
   for (const [list, group] of [
     [schema.anyOf, 2],
@@ -123,7 +128,7 @@ export function expand(
     out[at]!.left = list.length;
     for (const branch of list) {
       if (out.length > MAX_CONDITIONS) return;
-      expand(branch, owner, at, hops + 1, out, budget);
+      expand(branch, owner, at, hops + 1, out, budget, cutOffs);
     }
   }
 }

@@ -105,3 +105,18 @@ group("Early schema validation: a oneOf inside a oneOf", (test) => {
     assert(both.violation?.message === "Matches more than one of the allowed shapes (oneOf).", "two branches match");
   });
 });
+
+group("Early schema validation: one call's checks apart from another's", (test) => {
+  test("a oneOf's 'more than one' is found whatever another call's checks cut meanwhile", () => {
+    // A value whose conditions are cut (past 64, or a $ref cycle at 64 in place) skips its oneOf's
+    // "more than one": that count of cuts was one for every watcher of the isolate, so another
+    // request's call, cut while this value was read, kept this call's violation from being found.
+    const watcher = new SchemaWatcher({ oneOf: [{ type: "string" }, { type: "string", maxLength: 9 }] });
+    const parser = new IncrementalJsonParser({ listener: watcher });
+    parser.feed('"ab');
+    const wide = { anyOf: Array.from({ length: 70 }, (_, i) => ({ minimum: i })) };
+    new IncrementalJsonParser({ listener: new SchemaWatcher(wide) }).feed("1 ");
+    parser.feed('c" ');
+    assert(watcher.violation?.message === "Matches more than one of the allowed shapes (oneOf).", "two branches match");
+  });
+});
