@@ -31,7 +31,8 @@ import { ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder } from
  *   then `message_stop`, after which nothing is written.
  * - A provider error, a `finish` of reason `error` (or `other` right after a call it cut: no
  *   `stop_reason` says so), an abort (or an input that ends without a finish) is an in-band `event: error` with `{"type": "error", "error": {"type": "api_error",
- *   "message"}}` (the library's message and code, never the provider's text), and the stream
+ *   "message"}}` (the library's message and code, never the provider's text; a known kind's type,
+ *   a timeout's `timeout_error`: `anthropicError`), and the stream
  *   ends there: never a `message_stop` that would pass a failed response for a complete one.
  *   A call the failure cut short is never stopped (a stopped `tool_use` reads as complete), nor
  *   is an invalid call right before it; what waited behind it (text, a complete call) opens

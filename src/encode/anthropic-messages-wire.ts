@@ -251,7 +251,8 @@ const tokens = (value: number | undefined): number =>
  * provider's text. A provider's failure of a known `kind` has Anthropic's own type, on which
  * clients act (Claude Code and the SDK back off on `overloaded_error` and `rate_limit_error`; a quota
  * is its 402's `billing_error`, which no client retries); an overflow is Claude Code's "prompt is
- * too long", the numbers in the message where it has them.
+ * too long", the numbers in the message where it has them; a provider that went silent
+ * (`idle-timeout`) or ran past the deadline (`deadline-exceeded`) Anthropic's `timeout_error`.
  */
 export function anthropicError(error: {
   code: string;
@@ -260,11 +261,14 @@ export function anthropicError(error: {
   data?: unknown;
 }): AnthropicError {
   const kind = failureKind(error);
-  const type = (kind && ANTHROPIC_KIND_TYPES[kind]) ?? "api_error";
+  const type = (kind && ANTHROPIC_KIND_TYPES[kind]) ?? (TIMEOUTS.includes(error.code) ? "timeout_error" : "api_error");
   return kind === "context-overflow"
     ? { type, message: `prompt is too long: ${error.message}` }
     : { type, message: `${error.message} (${error.code})` };
 }
+
+/** The codes of a response that timed out: Anthropic's `timeout_error` (its 504). */
+const TIMEOUTS: readonly string[] = ["idle-timeout", "deadline-exceeded"];
 
 const ANTHROPIC_KIND_TYPES: Partial<Record<ProviderErrorKind, string>> = {
   overloaded: "overloaded_error",

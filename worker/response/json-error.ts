@@ -136,7 +136,8 @@ export function logMisconfigured(error: SettingsError): void {
  * overflow 400, so a client compacts instead of retrying; a rate limit 429; an overload 503,
  * Anthropic's 529; a quota OpenAI's 429 `insufficient_quota` and Anthropic's 402 `billing_error`,
  * with `x-should-retry: false`, which openai-node and @anthropic-ai/sdk obey before their status
- * rule), any other failure 502.
+ * rule), a provider that timed out after its stream began 504 (as one that sent no headers in
+ * time: `upstream_timeout`), any other failure 502.
  */
 export function failedAnswer(code: string | undefined, headers: Record<string, string>): ResponseInit {
   const status = FAILED_STATUS.get(code ?? "") ?? 502;
@@ -156,4 +157,8 @@ const FAILED_STATUS: ReadonlyMap<string, number> = new Map([
   ["server_error", 503],
   ["server_is_overloaded", 503],
   ["overloaded_error", 529],
+  // Silent for IDLE_TIMEOUT_MS, or past MAX_RESPONSE_MS (Chat's and Responses' code, Messages' type).
+  ["idle-timeout", 504],
+  ["deadline-exceeded", 504],
+  ["timeout_error", 504],
 ]);
