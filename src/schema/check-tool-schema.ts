@@ -3,7 +3,7 @@ import { boundIssue, MAX_ISSUES, thousands } from "./bounded-issues.ts";
 import { MAX_IN_PLACE } from "./check-arguments.ts";
 import { compileLimit, compileSchema } from "./compiled-schema.ts";
 import { appliesTooDeepInPlace } from "./in-place-depth.ts";
-import { pointerTarget } from "./schema-reading.ts";
+import { pointerTarget, pointerTokens } from "./schema-reading.ts";
 import { linearPattern } from "./pattern/linear-pattern.ts";
 import { PatternBudget } from "./pattern-budget.ts";
 import {
@@ -71,9 +71,10 @@ const COUNTS = [
  * 1,000 characters that run in linear time (no backreference, lookahead or lookbehind, at most
  * 20,000 instructions once counted repetitions are written out, their Unicode property escapes
  * and, with the request's other patterns, their instructions within `options.patterns`), `$ref` a local reference that points into the schema), and the schema holds at
- * most 20,000 schemas nested at most 64 deep (at most 1,000 through its `$ref`s), compiling to at
- * most 20,000 schemas and 4,000,000 steps with what its `$ref`s reach, applying at most 64 in place
- * one inside another and none in a cycle (which the checks would stop at, and accept).
+ * most 20,000 schemas nested at most 64 deep (at most 1,000 through its `$ref`s), compiling in at
+ * most 4,000,000 steps, applying at most 64 in place one inside another and none in a cycle (which
+ * the checks would stop at, and accept). A schema only a `$ref` reaches (under a keyword JSON
+ * Schema does not have, in an `enum` value) is checked as one, at the path the pointer names.
  * Returns the problems, each at its field's path from
  * `path` (at most 20, then one that counts the rest); empty when the schema can be used.
  *
@@ -95,6 +96,10 @@ export function checkToolSchema(
 ): ToolSchemaIssue[] {
   const patterns = options.patterns ?? new PatternBudget();
   const state = { issues: [] as ToolSchemaIssue[], more: 0, nodes: 0 };
+  // The schemas walked, and those `$ref`s point to with their paths: one reached only through a
+  // `$ref` (under a keyword JSON Schema does not have, in an `enum` value) is checked too, once.
+  const seen = new Set<unknown>();
+  const targets: [unknown, string][] = [];
   const report = (at: string, message: string): void => {
     if (state.issues.length < MAX_ISSUES) state.issues.push({ path: boundIssue(at), message });
     else state.more++;
@@ -102,6 +107,8 @@ export function checkToolSchema(
   const visit = (value: unknown, at: string, depth: number): void => {
     if (typeof value === "boolean") return;
     if (!isRecord(value)) return report(at, "must be a schema (an object or a boolean)");
+    if (seen.has(value)) return;
+    seen.add(value);
     if (depth > MAX_SCHEMA_DEPTH) return report(at, `nests deeper than ${MAX_SCHEMA_DEPTH} schemas`);
     if (++state.nodes === MAX_SCHEMA_NODES + 1) report(path, `holds more than ${thousands(MAX_SCHEMA_NODES)} schemas`);
     if (state.nodes > MAX_SCHEMA_NODES) return;
@@ -143,10 +150,13 @@ export function checkToolSchema(
       else if (!ref.startsWith("#"))
         report(field("$ref"), "must be a local reference (#/$defs/...): remote ones are not followed");
       else if (pointerTarget(schema, ref) === undefined) report(field("$ref"), "points to nothing in the schema");
+      else targets.push([pointerTarget(schema, ref), pointerTokens(ref)!.reduce((at, key) => at + segment(key), path)]);
     }
   };
   try {
     visit(schema, path, 0);
+    // Compiled where it is reached, each at depth 1 (as the compilation reads them).
+    for (let i = 0; i < targets.length; i++) visit(targets[i]![0], targets[i]![1], 1);
     // A `$ref` may point where the walk above does not go (under a keyword it does not know): the
     // compilation counts those patterns' escapes too.
     const refused = patterns.refused;
@@ -235,6 +245,11 @@ function patternProblem(pattern: unknown, patterns: PatternBudget): string | und
 /** Why a pattern past the budget is refused. */
 function tooManyEscapes(patterns: PatternBudget): string {
   return `takes the Unicode property escapes (\\p{...}) of the request's patterns past ${patterns.limit} (each costs the runtime far more than any other part of a pattern)`;
+}
+
+/** A pointer's token as a path segment: `[0]` for an index, else as {@link member} writes a key. */
+function segment(key: string): string {
+  return /^(0|[1-9][0-9]*)$/.test(key) ? `[${key}]` : member(key);
 }
 
 /** A key as a path segment: `.name` when it reads as a name, else `["..."]`. */

@@ -49,6 +49,19 @@ export function readDependencies(
 
 /** The value a local reference points to, or `undefined`. */
 export function pointerTarget(root: unknown, ref: string): unknown {
+  const tokens = pointerTokens(ref);
+  if (tokens === undefined) return undefined;
+  let at: unknown = root;
+  for (const key of tokens) {
+    if (Array.isArray(at) && /^(0|[1-9][0-9]*)$/.test(key)) at = at[Number(key)];
+    else if (isRecord(at) && Object.hasOwn(at, key)) at = at[key];
+    else return undefined;
+  }
+  return at;
+}
+
+/** The keys a local reference (`#/$defs/a~1b`) follows from the root (`["$defs", "a/b"]`), or `undefined` when it is not one. */
+export function pointerTokens(ref: string): string[] | undefined {
   if (!ref.startsWith("#")) return undefined;
   let pointer: string;
   try {
@@ -56,14 +69,10 @@ export function pointerTarget(root: unknown, ref: string): unknown {
   } catch {
     return undefined;
   }
-  if (pointer === "") return root;
+  if (pointer === "") return [];
   if (!pointer.startsWith("/")) return undefined; // an anchor name: only with $anchor, which is not read
-  let at: unknown = root;
-  for (const token of pointer.slice(1).split("/")) {
-    const key = token.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (Array.isArray(at) && /^(0|[1-9][0-9]*)$/.test(key)) at = at[Number(key)];
-    else if (isRecord(at) && Object.hasOwn(at, key)) at = at[key];
-    else return undefined;
-  }
-  return at;
+  return pointer
+    .slice(1)
+    .split("/")
+    .map((token) => token.replace(/~1/g, "/").replace(/~0/g, "~"));
 }

@@ -60,19 +60,23 @@ group("PatternBudget: the Unicode property escapes of one request's patterns", (
     assertEquals(checkToolSchema(tool(escapes(20), escapes(20))), []);
   });
 
-  test("patternProperties keys are counted, and a $ref into a keyword the walk does not read is counted by the compilation", () => {
+  test("patternProperties keys are counted, and a $ref into a keyword the walk does not read is counted at its path", () => {
     const keys = { type: "object", patternProperties: { [escapes(60)]: {}, [escapes(10)]: {} } };
     const [issue] = checkToolSchema(keys, "tools[0].parameters");
     assert(issue?.path.startsWith('tools[0].parameters.patternProperties["^'), issue?.path);
     const hidden = { "x-hidden": tool(escapes(60), escapes(10)), $ref: "#/x-hidden" };
-    assertEquals(checkToolSchema(hidden, "tools[0].parameters"), [refusal("tools[0].parameters")]);
+    assertEquals(checkToolSchema(hidden, "tools[0].parameters"), [
+      refusal('tools[0].parameters["x-hidden"].properties.p1.pattern'),
+    ]);
   });
 
   test("a schema a check compiled first still has its $ref-only escapes counted by a request's budget", () => {
     const hidden = { "x-hidden": tool(escapes(60), escapes(10)), $ref: "#/x-hidden" };
     assertEquals(checkToolArguments({}, hidden as ToolSchema), []); // compiled now, without a budget
     const patterns = new PatternBudget();
-    assertEquals(checkToolSchema(hidden, "tools[0].parameters", { patterns }), [refusal("tools[0].parameters")]);
+    assertEquals(checkToolSchema(hidden, "tools[0].parameters", { patterns }), [
+      refusal('tools[0].parameters["x-hidden"].properties.p1.pattern'),
+    ]);
     assertEquals([patterns.left, patterns.refused], [4, 1]);
   });
 

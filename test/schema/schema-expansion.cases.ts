@@ -52,16 +52,56 @@ group("Schemas that compile to more than they are written", (test) => {
     assertEquals(checkToolArguments({ a: [{ k10400: "x" }] }, schema), ["$.a[0].k10400 must be integer, not string"]);
   });
 
-  test("schemas reached only through a $ref, past the limits, are refused by checkToolSchema", () => {
-    const message =
-      "compiles to more than 20,000 schemas or 4,000,000 steps of work, counting those its $refs reach (the rest would accept anything)";
-    // Under a keyword that is not JSON Schema's, and inside an enum's value: checkToolSchema does not count them as schemas.
+  test("schemas reached only through a $ref count among the 20,000, and a compilation past its steps is refused", () => {
+    // Under a keyword that is not JSON Schema's, and inside an enum's value: the walk of
+    // checkToolSchema did not count them, and the compilation's cut at 20,000 went unsaid.
+    const refused = [{ path: "tools[0].parameters", message: "holds more than 20,000 schemas" }];
     const unknown = { $ref: "#/x", x: { properties: integers(20_001) } };
-    assertEquals(checkToolSchema(unknown, "tools[0].parameters"), [{ path: "tools[0].parameters", message }]);
+    assertEquals(checkToolSchema(unknown, "tools[0].parameters"), refused);
     const inEnum = {
       properties: { a: { $ref: "#/properties/b/enum/0" }, b: { enum: [{ properties: integers(20_001) }] } },
     };
-    assertEquals(checkToolSchema(inEnum), [{ path: "parameters", message }]);
+    assertEquals(checkToolSchema(inEnum, "tools[0].parameters"), refused);
     assertEquals(checkToolSchema({ $ref: "#/x", x: { properties: integers(19_000) } }), []);
+    // 4,000,001 values of an enum: the compilation stops at its 4,000,000 steps, and the rest accepts anything.
+    const steps = { type: "object", properties: { a: { enum: new Array(4_000_001).fill(0) } } };
+    assertEquals(checkToolSchema(steps), [
+      {
+        path: "parameters",
+        message:
+          "compiles to more than 20,000 schemas or 4,000,000 steps of work, counting those its $refs reach (the rest would accept anything)",
+      },
+    ]);
+  });
+});
+
+group("checkToolSchema: what only a $ref reaches is checked too", (test) => {
+  test("a pattern or keyword behind a $ref into a place no keyword of JSON Schema holds is refused at its path", () => {
+    // Before: checkToolSchema walked the keywords only, so a schema reached only through a $ref
+    // (under a keyword it does not know, in an enum's value) was never checked: its backreference
+    // pattern or its enum that is no array were ignored by the checks, and accepted anything, unsaid.
+    const backreference = {
+      type: "object",
+      properties: { code: { $ref: "#/x-shapes/code" } },
+      "x-shapes": { code: { type: "string", pattern: "^(a)\\1$" } },
+    };
+    assertEquals(checkToolSchema(backreference, "tools[0].parameters"), [
+      {
+        path: 'tools[0].parameters["x-shapes"].code.pattern',
+        message: "uses a backreference, which a linear-time matcher cannot run",
+      },
+    ]);
+    const inEnum = { properties: { a: { $ref: "#/properties/b/enum/0" }, b: { enum: [{ enum: "abc" }] } } };
+    assertEquals(checkToolSchema(inEnum), [
+      { path: "parameters.properties.b.enum[0].enum", message: "must be an array" },
+    ]);
+    // Reached twice, checked once; a cycle of $refs ends.
+    const twice = {
+      $ref: "#/x",
+      properties: { a: { $ref: "#/x" } },
+      x: { $ref: "#/x/y", y: { $ref: "#/x", enum: 1 } },
+    };
+    assertEquals(checkToolSchema(twice), [{ path: "parameters.x.y.enum", message: "must be an array" }]);
+    assertEquals(checkToolSchema({ $ref: "#/x", x: { type: "string", pattern: "^a+$" } }), []);
   });
 });
