@@ -1,0 +1,145 @@
+/**
+ * Gemini's automatic continuation, as `@google/genai` (3.3.0) does it by default
+ * (`config.automaticContinuation`): a response cut by the model's per-request decode limit ends
+ * with `finishReason: "CONTINUATION"` and the candidate's `continuationToken`; the same request
+ * sent again with that token as the body's `continuationToken` goes on with the answer. The Worker
+ * reads every hop into the one chain of the client's answer: the decoder (one for all hops) holds
+ * a hop's `CONTINUATION` finish back and notes its token ({@link continuingProtocol}), and the body
+ * ({@link continuingBody}) opens the next hop where the last one ended, so the text goes on, the
+ * calls keep their indexes and one finish, the last hop's, ends the answer.
+ *
+ * @module
+ */
+import { type ProviderDelta, type ProviderProtocol, ToolCallStreamError, type Usage } from "../../src/index.ts";
+import { HttpError } from "../response/json-error.ts";
+import type { WatchedBody } from "./watched-body.ts";
+
+/**
+ * The most requests one answer makes (the first and its continuations). Each hop sends the
+ * conversation and the output so far again, billed as input each time, and counts against the
+ * Worker's subrequests; eight hops of a 2026 model's per-request decode limit are far longer than
+ * any answer a client reads whole. Past it, the last hop's finish goes to the client as it came:
+ * `length`, with its token (`/v1/stream`'s `finish.continuationToken`) to go on with.
+ */
+export const MAX_GEMINI_HOPS = 8;
+
+/** What the decoder and the body of one answer share across its hops. */
+export interface ContinuationState {
+  /** The token the hop just ended with, held back from the client: the next hop is to be opened with it. */
+  token?: string | undefined;
+  /** The token the current hop was opened with (a hop ending with it again would only repeat itself). */
+  from?: string | undefined;
+  /** The requests made so far. */
+  hops: number;
+  /** The usage of the hops before the current one, summed. */
+  before?: Usage | undefined;
+  /** The current hop's latest usage (Gemini's running total of the hop). */
+  latest?: Usage | undefined;
+}
+
+/**
+ * `protocol` (Gemini's) whose first choice's `finish` with a `continuationToken` is held back and
+ * its token noted in `state` while fewer than {@link MAX_GEMINI_HOPS} requests were made, and
+ * whose usage is the hops' usage summed: each hop is a request billed apart (the SDK sums its
+ * hops' `usageMetadata` too). Nothing else is touched: no payload is read here, only the deltas the
+ * decoder makes anyway.
+ */
+export function continuingProtocol(protocol: ProviderProtocol, state: ContinuationState): ProviderProtocol {
+  return {
+    ...protocol,
+    createDecoder: (emit, limits) =>
+      protocol.createDecoder((delta: ProviderDelta) => {
+        if (delta.type === "usage") {
+          state.latest = delta.usage;
+          if (state.before) return emit({ type: "usage", usage: summed(state.before, delta.usage) });
+        } else if (delta.type === "finish" && delta.continuationToken && !delta.choice) {
+          // The token a hop started with, again: no progress, the answer ends here (the SDK's rule).
+          if (delta.continuationToken === state.from) {
+            const { continuationToken: _, ...rest } = delta;
+            return emit(rest);
+          }
+          if (state.hops < MAX_GEMINI_HOPS) return void (state.token = delta.continuationToken);
+        }
+        emit(delta);
+      }, limits),
+  };
+}
+
+const COUNTS = [
+  "inputTokens",
+  "outputTokens",
+  "totalTokens",
+  "cacheReadTokens",
+  "cacheWriteTokens",
+  "reasoningTokens",
+] as const;
+
+/** Two hops' usage, each count summed (one that neither reported stays out); the later hop's `raw`. */
+function summed(a: Usage, b: Usage): Usage {
+  const usage: Usage = { raw: b.raw };
+  for (const key of COUNTS)
+    if (a[key] !== undefined || b[key] !== undefined) usage[key] = (a[key] ?? 0) + (b[key] ?? 0);
+  return usage;
+}
+
+/** Ends an SSE event a hop's body may have left open, so the next hop's first event starts on its own. */
+const SEPARATOR = new TextEncoder().encode("\n\n");
+
+/**
+ * The hops' bodies read as one: when a body ends and its decoder noted a token (`state.token`),
+ * `open` sends the request again with it and reading goes on in its body. Never after the reader
+ * stopped (`return()`, the client went away) or `signal` aborted. A hop that cannot be opened
+ * ends the body with a `ToolCallStreamError` (`http-error`, or the clock's own error when the
+ * response's deadline or idle timeout ran out), which the chain reports after what came before.
+ */
+export function continuingBody(
+  first: WatchedBody,
+  state: ContinuationState,
+  open: (token: string) => Promise<WatchedBody>,
+  signal: AbortSignal | undefined,
+  failure: () => ToolCallStreamError | undefined,
+): WatchedBody {
+  let current = first;
+  let stopped = false;
+  const iterator: WatchedBody = {
+    next: async () => {
+      const result = await current.next();
+      const token = state.token;
+      if (!result.done || token === undefined || stopped || signal?.aborted) return result;
+      state.token = undefined;
+      state.from = token;
+      state.hops++;
+      if (state.latest) state.before = state.before ? summed(state.before, state.latest) : state.latest;
+      state.latest = undefined;
+      let next: WatchedBody;
+      try {
+        next = await open(token);
+      } catch (error) {
+        throw failure() ?? hopError(error, state.hops);
+      }
+      if (stopped) {
+        await next.return?.();
+        return { done: true, value: undefined };
+      }
+      current = next;
+      return { done: false, value: SEPARATOR };
+    },
+    return: async (reason?: unknown) => {
+      stopped = true;
+      await current.return?.(reason);
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return iterator;
+}
+
+/** A continuation request that failed, as the chain reports it (never the provider's body). */
+function hopError(error: unknown, hop: number): ToolCallStreamError {
+  const why = error instanceof HttpError ? ` (${error.code}: ${error.message})` : "";
+  return new ToolCallStreamError({
+    code: error instanceof HttpError ? "http-error" : "stream-failed",
+    message: `The provider failed the request that continues the answer (request ${hop} of at most ${MAX_GEMINI_HOPS})${why}.`,
+    ...(error instanceof HttpError && { status: error.status }),
+  });
+}
