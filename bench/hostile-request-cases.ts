@@ -3,7 +3,8 @@
 // that walk a big subtree each, long patterns near the instruction cap, `$ref` chains past the
 // in-place bound, many keys through propertyNames, patternProperties and additionalProperties at
 // once, `contains` with maxContains over costly items, a value nested as deep as a client may, and
-// a `const` whose message wrote its whole value out for each item that failed it.
+// a `const` whose message wrote its whole value out for each item that failed it; and `$ref`s into
+// one another's targets, each of which compiled its part again.
 import type { Case, Schema } from "./hostile-keyword-cases.ts";
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
@@ -153,6 +154,18 @@ export const requestCases: Case[] = [
         },
         args: range(n).map(() => value),
       };
+    },
+  },
+  {
+    name: "$refs to each of 60 nested levels (and into them) over an enum of n values",
+    n: 10_000,
+    make: (n) => {
+      let leaf: Schema = { enum: range(n) };
+      for (let i = 0; i < 60; i++) leaf = { items: leaf };
+      const properties = Object.fromEntries(
+        range(61).map((i) => [`p${i}`, { $ref: `#/$defs/l${"/items".repeat(i)}` }]),
+      );
+      return { schema: { type: "object", properties, $defs: { l: leaf } }, args: { p60: 7 } };
     },
   },
 ];
