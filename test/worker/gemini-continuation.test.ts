@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { createFetchHandler } from "../../worker/app.ts";
 import { MAX_GEMINI_HOPS } from "../../worker/upstream/gemini-continuation.ts";
 import { readChatStream } from "../support/openai-chat-stream.ts";
+import { post } from "./client-support.ts";
 import { eventually, ManualTimers, settled, testEnv } from "./support.ts";
 
 // No write window: the manual clock never closes one, and the abort test reads the answer's start mid-hop.
@@ -235,5 +236,31 @@ describe("Gemini's CONTINUATION hops joined into one answer by the Worker", () =
     expect(fake.isAborted()).toBe(true);
     expect([read.text, read.finish]).toEqual(["It is sunny in Paris, ", null]);
     expect(read.error).toMatch(/The provider sent no event for \d+ ms/);
+  });
+
+  it("POST /v1/run: a step's hops are one model turn, and the next step's request carries no token", async () => {
+    const fake = fakeGemini([
+      { chunks: [chunk([text("Computing. ")], { finishReason: "CONTINUATION", continuationToken: "tok-1" })] },
+      {
+        chunks: [
+          chunk([{ functionCall: { name: "calculate", args: { expression: "6*7" } } }], { finishReason: "STOP" }),
+        ],
+      },
+      { chunks: [chunk([text("42.")], { finishReason: "STOP" })] },
+    ]);
+    const run = { provider: "gemini", model: "gemini-3-pro-preview", tools: ["calculate"] };
+    const messages = [{ role: "user", content: "6 times 7?" }];
+    const response = await fake.clientFetch(
+      post("/v1/run", { ...run, messages }, { headers: { authorization: "Bearer t" } }),
+    );
+    const events = (await response.text())
+      .split("\n")
+      .flatMap((line) => (line.startsWith("data: ") ? [JSON.parse(line.slice(6))] : []));
+    expect(fake.bodies.map((body) => body["continuationToken"])).toEqual([undefined, "tok-1", undefined]);
+    expect((fake.bodies[2]!["contents"] as { parts: unknown[] }[])[1]!.parts).toEqual([
+      { text: "Computing. " },
+      { functionCall: { name: "calculate", args: { expression: "6*7" } } },
+    ]);
+    expect(events.at(-1)).toEqual({ type: "loop-finish", steps: 2, reason: "no-tool-calls" });
   });
 });

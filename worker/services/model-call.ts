@@ -28,7 +28,7 @@ import type { StreamRequest } from "../request/stream-request.ts";
 import type { WorkerContext } from "../http/request-context.ts";
 import type { Runtime } from "../runtime.ts";
 import { openUpstream } from "../upstream/open-upstream.ts";
-import { type ContinuationState, continuingBody, continuingProtocol } from "../upstream/gemini-continuation.ts";
+import { type ContinuationState, continuedGemini, continuingProtocol } from "../upstream/gemini-continuation.ts";
 import { clientNames, type ToolNames, withProviderToolNames } from "../upstream/tool-names.ts";
 import { ResponseWatch } from "../upstream/response-watch.ts";
 import { failureEvents, streamOf, type WatchedBody } from "../upstream/watched-body.ts";
@@ -142,7 +142,7 @@ async function openChain(
   let watched: WatchedBody;
   let body: WatchedBody | Response;
   let whole = undefined as string | undefined;
-  const continuation: ContinuationState = { hops: 1 };
+  const continuation: ContinuationState = { on: false, hops: 1 };
   // The chain decodes each chunk before it reads the next.
   const upstream = { send, idleTimeoutMs: settings.idleTimeoutMs, signal, watch, variables: provider, reuse: true };
   try {
@@ -156,20 +156,13 @@ async function openChain(
     if (whole !== undefined) body = new Response(streamOf(body), { headers: { "content-type": whole } });
     // Gemini's long decodes go on over more requests (./gemini-continuation.ts), each under the
     // same clocks and cancel; a whole answer (no `alt=sse`) is not continued: its finish says `length`.
-    else if (provider.protocol === "gemini") {
-      // A later hop must be the stream: a whole answer there could not be read as its continuation.
-      const { wholeType: _, ...stream } = http;
-      const again = (token: string) =>
-        openUpstream({ ...stream, body: { ...http.body, continuationToken: token } }, upstream);
-      body = watched = continuingBody(watched, continuation, again, signal, () => watch.failure);
-    }
+    else if (provider.protocol === "gemini") body = watched = continuedGemini(watched, http, upstream, continuation);
   } catch (error) {
     watch.end();
     throw error;
   }
   const read = readProtocol(provider.protocol, streamRequest.earlyValidation);
-  const protocol =
-    provider.protocol === "gemini" && whole === undefined ? continuingProtocol(read, continuation) : read;
+  const protocol = provider.protocol === "gemini" ? continuingProtocol(read, continuation) : read;
   // Stop sequences the provider has no field for: the text is cut at the first, and the provider
   // request ended there (its body's `return()` aborts it). One the provider took says only that it
   // stopped at one (the reason `stop_sequence`, Anthropic's and Bedrock's): one sent is that one.

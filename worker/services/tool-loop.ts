@@ -14,6 +14,7 @@ import { SCRIPTED_MODEL, scriptedModel } from "../upstream/replay/scripted/scrip
 import type { RunRequest } from "../request/parse-run-request.ts";
 import type { WorkerContext } from "../http/request-context.ts";
 import { openUpstream } from "../upstream/open-upstream.ts";
+import { type ContinuationState, continuedGemini, continuingProtocol } from "../upstream/gemini-continuation.ts";
 import { clientEventNames, withProviderToolNames } from "../upstream/tool-names.ts";
 import { failureEvents, streamOf, type WatchedBody } from "../upstream/watched-body.ts";
 import { readProtocol } from "./fragment-runs.ts";
@@ -62,23 +63,19 @@ export async function openRunEvents(
   // it) ends that model call's request where it cuts the text (worker/services/stop-sequences.ts).
   let reading: WatchedBody | undefined;
   // Each model call's body with its content type: a whole answer's (`wholeType`) frames it as one message.
+  // Each step's Gemini stream goes on over more requests as the model's long decode needs
+  // (worker/upstream/gemini-continuation.ts): one state, made fresh for each step (they run one at a time).
+  const continuation: ContinuationState = { on: false, hops: 1 };
   const open = async (body: ProviderHttpRequest["body"], signal: AbortSignal): Promise<[WatchedBody, string]> => {
-    let type = http.responseType ?? "text/event-stream";
-    const opened = await openUpstream(
-      { ...http, body },
-      {
-        send,
-        idleTimeoutMs: settings.idleTimeoutMs,
-        signal,
-        watch,
-        variables: provider,
-        onWhole: (whole) => {
-          type = whole;
-        },
-      },
-    );
-    reading = opened;
-    return [opened, type];
+    let type: string | undefined;
+    const options = { send, idleTimeoutMs: settings.idleTimeoutMs, signal, watch, variables: provider };
+    const opened = await openUpstream({ ...http, body }, { ...options, onWhole: (whole) => void (type = whole) });
+    continuation.on = false;
+    reading =
+      provider.protocol === "gemini" && type === undefined
+        ? continuedGemini(opened, { ...http, body }, options, continuation)
+        : opened;
+    return [reading, type ?? http.responseType ?? "text/event-stream"];
   };
 
   let first: [WatchedBody, string] | undefined;
@@ -90,7 +87,8 @@ export async function openRunEvents(
   }
   runController.signal.addEventListener("abort", () => void first?.[0].return?.().catch(() => {}), { once: true });
 
-  const protocol = readProtocol(provider.protocol, run.earlyValidation);
+  const read = readProtocol(provider.protocol, run.earlyValidation);
+  const protocol = provider.protocol === "gemini" ? continuingProtocol(read, continuation) : read;
   const events = runToolLoop({
     provider: provider.protocol,
     // Read as /v1/stream reads it: each step's finish has the same `order`.

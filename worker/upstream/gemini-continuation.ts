@@ -12,6 +12,8 @@
  */
 import { type ProviderDelta, type ProviderProtocol, ToolCallStreamError, type Usage } from "../../src/index.ts";
 import { HttpError } from "../response/json-error.ts";
+import { type OpenUpstreamOptions, openUpstream } from "./open-upstream.ts";
+import type { ProviderHttpRequest } from "./providers/upstream-provider.ts";
 import type { WatchedBody } from "./watched-body.ts";
 
 /**
@@ -25,6 +27,8 @@ export const MAX_GEMINI_HOPS = 8;
 
 /** What the decoder and the body of one answer share across its hops. */
 export interface ContinuationState {
+  /** Whether the answer being read is continued (its body is a {@link continuedGemini}'s): else its finish passes as it came. */
+  on: boolean;
   /** The token the hop just ended with, held back from the client: the next hop is to be opened with it. */
   token?: string | undefined;
   /** The token the current hop was opened with (a hop ending with it again would only repeat itself). */
@@ -58,7 +62,7 @@ export function continuingProtocol(protocol: ProviderProtocol, state: Continuati
             const { continuationToken: _, ...rest } = delta;
             return emit(rest);
           }
-          if (state.hops < MAX_GEMINI_HOPS) return void (state.token = delta.continuationToken);
+          if (state.on && state.hops < MAX_GEMINI_HOPS) return void (state.token = delta.continuationToken);
         }
         emit(delta);
       }, limits),
@@ -80,6 +84,26 @@ function summed(a: Usage, b: Usage): Usage {
   for (const key of COUNTS)
     if (a[key] !== undefined || b[key] !== undefined) usage[key] = (a[key] ?? 0) + (b[key] ?? 0);
   return usage;
+}
+
+/**
+ * The Gemini stream `first` (the answer to `http`) continued: `state` made fresh for it, each hop
+ * `http` again with the token as the body's `continuationToken` (@google/genai's wire field),
+ * opened with `options` (the same clocks, cancel and credentials). A later hop must be the stream:
+ * a whole answer there is refused as one that is not (it could not be read as a continuation).
+ */
+export function continuedGemini(
+  first: WatchedBody,
+  http: ProviderHttpRequest,
+  options: OpenUpstreamOptions,
+  state: ContinuationState,
+): WatchedBody {
+  Object.assign(state, { on: true, hops: 1, token: undefined, from: undefined, before: undefined, latest: undefined });
+  const { wholeType: _whole, ...stream } = http;
+  const { onWhole: _onWhole, ...upstream } = options;
+  const again = (token: string) =>
+    openUpstream({ ...stream, body: { ...http.body, continuationToken: token } }, upstream);
+  return continuingBody(first, state, again, options.signal, () => options.watch.failure);
 }
 
 /** Ends an SSE event a hop's body may have left open, so the next hop's first event starts on its own. */
