@@ -5,9 +5,9 @@
 // an id's prefix by the item's type (`ws_` for a web_search_call, ...), and a reasoning item's
 // encrypted content is bound to the id OpenAI gave it. Nor does OpenAI take a `status` on a
 // `program` item (openai 7's `ResponseInputItem.Program` has none). So the later turn sends OpenAI
-// the items as the client sent them the first time, and a local shell's call without the id the
-// Worker's encoder gave it. Before: each went back with its `item_<token>i<n>` (or `rs_<token>i<n>`,
-// `lsh_<token><n>`) id, and a program with `status: "completed"`.
+// the items as the client sent them the first time; a local shell's call keeps the `lsh_` id the
+// Worker's encoder gave it (OpenAI's `LocalShellCall` input requires one). Before: each went back
+// with its `item_<token>i<n>` (or `rs_<token>i<n>`) id, and a program with `status: "completed"`.
 import type { ResponseInputItem } from "openai-v7/resources/responses/responses";
 import { describe, expect, it } from "vitest";
 import { storedIdOfItem } from "../../worker/protocols/openai-responses/stored-ids.ts";
@@ -170,7 +170,7 @@ describe("id-less input items stored, then sent back to OpenAI", () => {
     expect(second[1]).toEqual(ID_LESS[6]);
   });
 
-  it("an output item the Worker named (a local shell's call) goes back without that id", async () => {
+  it("a local shell's call the Worker's output named goes back with that id, which OpenAI's input requires", async () => {
     const upstream = scripted("openai-responses", {
       calls: [{ name: "local_shell", arguments: { command: ["ls"] } }],
     });
@@ -186,8 +186,9 @@ describe("id-less input items stored, then sent back to OpenAI", () => {
     await openai.responses.create({ model, input: [{ role: "user", content: "List files." }, call, output] });
     for (const request of upstream.requests.slice(1)) {
       const input = (request.body as { input: Item[] }).input;
-      expect(input.find((item) => item["type"] === "local_shell_call")).toMatchObject({ call_id: call.call_id });
-      expect(workerIds(input)).toEqual([]);
+      // openai 7's `LocalShellCall` input has a required `id`: the `lsh_` one the output gave, the type's prefix.
+      expect(input.find((item) => item["type"] === "local_shell_call")).toMatchObject({ id: call.id, call_id: call.call_id });
+      expect(workerIds(input)).toEqual([call.id]);
     }
   });
 

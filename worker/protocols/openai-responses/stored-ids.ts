@@ -91,7 +91,9 @@ export function inputItemId(storedId: string, prefix: string, n: number): string
  * one it gave an input item that came without, or one its encoder gave an output item), which no
  * provider gave. OpenAI checks an id's prefix by the item's type and binds a reasoning item's
  * encrypted content to the id it gave: the item goes as the client first sent it, without one.
- * Any other id (OpenAI's, the client's) stays.
+ * Any other id (OpenAI's, the client's) stays, and so does a local shell call's `lsh_` id, which
+ * the Worker's output gave it: OpenAI's `LocalShellCall` input requires an `id` (no other item's
+ * does), and that one has its type's prefix.
  *
  * @example
  * ```ts
@@ -101,6 +103,7 @@ export function inputItemId(storedId: string, prefix: string, n: number): string
 export function withoutWorkerId<T extends Record<string, unknown>>(item: T): T {
   const id = item["id"];
   if (typeof id !== "string" || storedIdOfItem(id) === undefined) return item;
+  if (item["type"] === "local_shell_call" && id.startsWith("lsh_")) return item;
   const { id: _id, ...rest } = item;
   return rest as T;
 }
