@@ -71,7 +71,7 @@ function rewrite(text: string, repairs: Set<JsonRepair>, closeTruncated: boolean
       const end = stringEnd(text, i);
       if (char === "'") repairs.add("single-quotes");
       const body = text.slice(i + 1, end === -1 ? text.length : end);
-      out += char === '"' ? `"${body}` : `"${body.replace(/\\'/g, "'").replace(/(^|[^\\])"/g, '$1\\"')}`;
+      out += `"${char === '"' ? body : body.replace(/\\[\s\S]|"/g, requote)}`;
       if (end === -1) {
         if (!closeTruncated) return undefined;
         repairs.add("truncated");
@@ -111,6 +111,15 @@ function rewrite(text: string, repairs: Set<JsonRepair>, closeTruncated: boolean
   if (!closeTruncated) return undefined;
   repairs.add("truncated");
   return closeOpen(out, open);
+}
+
+/**
+ * One token of a single-quoted string's body as JSON: `"` escaped, `\'` unescaped, any other escape
+ * kept. Escapes are matched whole, left to right, so that a quote after an escaped backslash, or
+ * right after another quote, is seen as the quote it is.
+ */
+function requote(token: string): string {
+  return token === '"' ? '\\"' : token === "\\'" ? "'" : token;
 }
 
 /**
