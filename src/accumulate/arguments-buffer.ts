@@ -134,9 +134,10 @@ export class ArgumentsBuffer {
   }
 
   /**
-   * Parses the whole text once the call has completed: empty or white space is `{}` (unless `cut`); bytes after
-   * a closed value are `trailing-data`; nesting past the limit is `too-deep`; otherwise invalid
-   * JSON is repaired when allowed, else an `invalid-json` error with the offset where it failed.
+   * Parses the whole text once the call has completed: empty or white space is `{}` (unless `cut`);
+   * nesting past the limit is `too-deep`; otherwise invalid JSON is repaired when allowed, else
+   * bytes after a closed value are `trailing-data`, and anything else an `invalid-json` error with
+   * the offset where it failed.
    */
   parse(options: ParseOptions): ArgumentsResult {
     const text = this.text;
@@ -147,8 +148,8 @@ export class ArgumentsBuffer {
     if (parser?.end()) return { ok: true, value: parser.value! };
     const failed = parser?.failure;
     const trailingAt = parser ? (failed?.reason === "trailing-data" ? failed.offset : -1) : this.#trailingAt;
-    if (trailingAt >= 0) return failure("trailing-data", "continue after a complete JSON value", trailingAt);
     const tooDeepAt = parser ? (failed?.reason === "too-deep" ? failed.offset : -1) : this.#tooDeepAt;
+    // Too deep first, as the parser finds it first: the repair never goes past the limit.
     if (tooDeepAt >= 0) return failure("too-deep", `nest deeper than ${this.#maxDepth} levels`, tooDeepAt);
     let reason = "";
     if (!parser) {
@@ -159,9 +160,12 @@ export class ArgumentsBuffer {
         reason = `: ${(error as Error).message}`;
       }
     }
-    // The parser knows where the text stopped being JSON; without it, the repair plug-in does.
+    // Bytes after a closed value are repaired too: the scan knows only `"` strings, so a code fence
+    // around the value, or a `}` in a single-quoted string, looks like a value closed early. The
+    // parser knows where the text stopped being JSON; without it, the repair plug-in does.
     const repaired = options.repair ? options.repair(text, options) : undefined;
     if (repaired?.ok) return repaired;
+    if (trailingAt >= 0) return failure("trailing-data", "continue after a complete JSON value", trailingAt);
     const position = parser ? (failed?.offset ?? text.length) : repaired?.position;
     // With a position, the message says where; without one, what `JSON.parse` said.
     return failure("invalid-json", `are not valid JSON${position === undefined ? reason : ""}`, position);

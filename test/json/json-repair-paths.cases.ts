@@ -1,7 +1,68 @@
-// Single-quoted strings made JSON by the repair: the double quotes inside escaped, whatever stands
-// around them. The repair's other cases are in json-repair-and-schema.cases.ts.
-import { repairJson } from "../../src/index.ts";
-import { assertEquals, group } from "../support/harness.ts";
+// Each repair the docs promise, checked where users meet it: through `streamToolCalls` (repair on
+// by default) and the low-level accumulator with `repairer: repairJson`, with the arguments split
+// into fragments anywhere, with and without partial values. The repair's own cases are in
+// json-repair-and-schema.cases.ts.
+import fc from "fast-check";
+import {
+  repairJson,
+  streamToolCalls,
+  ToolCallAccumulatorStream,
+  type StreamToolCallsOptions,
+  type ToolCallEvent,
+} from "../../src/index.ts";
+import { assert, assertEquals, group } from "../support/harness.ts";
+import { bytes, chatChunk, collect, fromChunks, openAISSE } from "../support/streams.ts";
+
+/** Each step: the arguments as a model wrote them, the value and the repairs reported. */
+const STEPS: [string, unknown, string[]][] = [
+  ['```json\n{"city": "Paris"}\n```', { city: "Paris" }, ["code-fence"]],
+  ['```\n{"a": [1, 2,]}\n```\n', { a: [1, 2] }, ["code-fence", "trailing-commas"]],
+  ['{"ok": True, "no": False, "x": None}', { ok: true, no: false, x: null }, ["python-literals"]],
+  ["{'city': 'Paris'}", { city: "Paris" }, ["single-quotes"]],
+  // A bracket in a single-quoted string looks like the end of the value to a scan that knows only `"`.
+  ["{'q': 'a } and a ]'}", { q: "a } and a ]" }, ["single-quotes"]],
+  ["[{'q': ']'}]", [{ q: "]" }], ["single-quotes"]],
+  ["{'say': '\"\"'}", { say: '""' }, ["single-quotes"]],
+  ['{city: "Paris"}', { city: "Paris" }, ["unquoted-keys"]],
+  ['{"a": [1, 2,],}', { a: [1, 2] }, ["trailing-commas"]],
+  ['{"city": "Par', { city: "Par" }, ["truncated"]],
+];
+
+/** The arguments split at `cuts` (taken modulo their length) into Chat Completions chunks, then a normal finish. */
+function chunked(args: string, cuts: readonly number[]): Uint8Array {
+  const at = [...new Set(cuts.map((cut) => cut % args.length))].filter((cut) => cut > 0).sort((a, b) => a - b);
+  const pieces = [0, ...at].map((from, i) => args.slice(from, at[i] ?? args.length));
+  const first = { index: 0, id: "c1", type: "function" };
+  const payloads = pieces.map((piece, i) =>
+    chatChunk({
+      tool_calls: [{ ...(i === 0 && first), function: { ...(i === 0 && { name: "f" }), arguments: piece } }],
+    }),
+  );
+  return bytes(openAISSE([...payloads, chatChunk({}, "tool_calls")]));
+}
+
+/** The call `streamToolCalls` (main entry, OpenAI) ends with. */
+async function final(body: Uint8Array, options: Partial<StreamToolCallsOptions> = {}): Promise<ToolCallEvent> {
+  const events = await collect(streamToolCalls(fromChunks([body]), { provider: "openai", ...options }));
+  const call = events.find((e) => e.type === "tool-call" || e.type === "invalid-tool-call");
+  assert(call !== undefined, "the call completes");
+  return call;
+}
+
+/** The call the low-level accumulator ends with, given the arguments in `pieces`. */
+async function accumulated(pieces: readonly string[], repair: boolean): Promise<ToolCallEvent | undefined> {
+  const deltas = [
+    ...pieces.map((argumentsDelta, i) => ({
+      type: "tool-call-chunk" as const,
+      index: 0,
+      ...(i === 0 && { id: "c1", name: "f" }),
+      argumentsDelta,
+    })),
+    { type: "finish" as const, rawReason: "tool_calls" },
+  ];
+  const stream = fromChunks(deltas).pipeThrough(new ToolCallAccumulatorStream(repair ? { repairer: repairJson } : {}));
+  return (await collect(stream)).find((e) => e.type === "tool-call" || e.type === "invalid-tool-call");
+}
 
 group("JSON repair on the accumulator path", (test) => {
   test("double quotes in a single-quoted string are escaped, however many and wherever they stand", () => {
@@ -27,5 +88,46 @@ group("JSON repair on the accumulator path", (test) => {
         quoted,
       );
     }
+  });
+
+  test("each documented repair applies through streamToolCalls, however the arguments are chunked", async () => {
+    for (const [args, value, repairs] of STEPS) {
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.nat(), { maxLength: 6 }), fc.boolean(), async (cuts, partialArguments) => {
+          const call = await final(chunked(args, cuts), { partialArguments });
+          assertEquals(call.type === "tool-call" && [call.arguments, call.repairs], [value, repairs], args);
+        }),
+        { seed: 56, numRuns: 8 },
+      );
+    }
+  });
+
+  test("each documented repair applies through the accumulator with repairer: repairJson, fragment by fragment", async () => {
+    for (const [args, value, repairs] of STEPS) {
+      const call = await accumulated([...args], true);
+      assertEquals(call?.type === "tool-call" && [call.arguments, call.repairs], [value, repairs], args);
+    }
+  });
+
+  test("without repair a fenced argument stays invalid, its raw text kept", async () => {
+    const args = '```json\n{"city": "Paris"}\n```';
+    for (const call of [await final(chunked(args, [4, 12]), { repair: false }), await accumulated([args], false)]) {
+      assert(call?.type === "invalid-tool-call", "invalid");
+      assertEquals([call.error.code, call.error.position, call.rawArguments], ["trailing-data", 26, args]);
+    }
+  });
+
+  test("bytes after a closed value that no repair makes one value stay trailing-data with repair on", async () => {
+    for (const args of ['{"a": 1} {"b": 2}', '{"a": 1}\n```', "{'a': 1} x"]) {
+      const call = await final(chunked(args, [3]));
+      assert(call.type === "invalid-tool-call", args);
+      assertEquals(call.error.code, "trailing-data", args);
+    }
+  });
+
+  test("a fenced value nested past maxDepth is too-deep with repair on: the repair never goes past the limit", async () => {
+    const call = await final(chunked('```json\n{"a": [[[1]]]}\n```', [9]), { maxDepth: 3 });
+    assert(call.type === "invalid-tool-call", "invalid");
+    assertEquals([call.error.code, call.error.position], ["too-deep", 16]);
   });
 });
