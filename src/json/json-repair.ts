@@ -75,7 +75,7 @@ function rewrite(text: string, repairs: Set<JsonRepair>, closeTruncated: boolean
       if (end === -1) {
         if (!closeTruncated) return undefined;
         repairs.add("truncated");
-        out += body.endsWith("\\") ? '\\"' : '"';
+        out = closeString(out);
         break;
       }
       out += '"';
@@ -120,6 +120,20 @@ function rewrite(text: string, repairs: Set<JsonRepair>, closeTruncated: boolean
  */
 function requote(token: string): string {
   return token === '"' ? '\\"' : token === "\\'" ? "'" : token;
+}
+
+/**
+ * Closes a string cut short. An escape cut in two ends: a lone backslash stays a backslash, a `\u`
+ * short of its four digits is left out. The backslashes before the end are counted back, so an
+ * escaped one (`\\`, as in `C:\\Users\\`) is no cut escape.
+ */
+function closeString(text: string): string {
+  const unicode = /\\u[0-9a-fA-F]{0,3}$/.exec(text.slice(-6))?.[0].length ?? 0;
+  const at = text.length - unicode;
+  let slashes = 0;
+  while (text[at - 1 - slashes] === "\\") slashes++;
+  if (unicode > 0) return `${slashes % 2 ? text : text.slice(0, at)}"`;
+  return `${text}${slashes % 2 ? "\\" : ""}"`;
 }
 
 /**

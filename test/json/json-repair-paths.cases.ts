@@ -130,4 +130,30 @@ group("JSON repair on the accumulator path", (test) => {
     assert(call.type === "invalid-tool-call", "invalid");
     assertEquals([call.error.code, call.error.position], ["too-deep", 16]);
   });
+  test("a string cut short is closed whatever escape it ends in, through streamToolCalls too", async () => {
+    const cases: [string, string][] = [
+      ['"C:\\\\Users\\\\', "C:\\Users\\"],
+      ['"x\\\\\\\\', "x\\\\"],
+      // An escape cut in two: a lone backslash is kept as one, a `\u` short of its digits is left out.
+      ['"x\\', "x\\"],
+      ['"x\\\\\\', "x\\\\"],
+      ['"x\\u00', "x"],
+      ['"x\\u', "x"],
+      ['"x\\\\u00', "x\\u00"],
+      ["'x\\\\", "x\\"],
+    ];
+    for (const [cut, value] of cases) {
+      assertEquals(
+        repairJson(`{"a": ${cut}`, { closeTruncated: true }),
+        {
+          ok: true,
+          value: { a: value },
+          repairs: cut.startsWith("'") ? ["single-quotes", "truncated"] : ["truncated"],
+        },
+        cut,
+      );
+    }
+    const call = await final(chunked('{"path": "C:\\\\Users\\\\', [11]));
+    assertEquals(call.type === "tool-call" && [call.arguments, call.repairs], [{ path: "C:\\Users\\" }, ["truncated"]]);
+  });
 });
