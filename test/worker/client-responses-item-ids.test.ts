@@ -187,7 +187,10 @@ describe("id-less input items stored, then sent back to OpenAI", () => {
     for (const request of upstream.requests.slice(1)) {
       const input = (request.body as { input: Item[] }).input;
       // openai 7's `LocalShellCall` input has a required `id`: the `lsh_` one the output gave, the type's prefix.
-      expect(input.find((item) => item["type"] === "local_shell_call")).toMatchObject({ id: call.id, call_id: call.call_id });
+      expect(input.find((item) => item["type"] === "local_shell_call")).toMatchObject({
+        id: call.id,
+        call_id: call.call_id,
+      });
       expect(workerIds(input)).toEqual([call.id]);
     }
   });
