@@ -107,9 +107,10 @@ export function checkToolSchema(
   const visit = (value: unknown, at: string, depth: number): void => {
     if (typeof value === "boolean") return;
     if (!isRecord(value)) return report(at, "must be a schema (an object or a boolean)");
+    // Depth first: an object also shared at a shallow place is still skipped by the checks here.
+    if (depth > MAX_SCHEMA_DEPTH) return report(at, `nests deeper than ${MAX_SCHEMA_DEPTH} schemas`);
     if (seen.has(value)) return;
     seen.add(value);
-    if (depth > MAX_SCHEMA_DEPTH) return report(at, `nests deeper than ${MAX_SCHEMA_DEPTH} schemas`);
     if (++state.nodes === MAX_SCHEMA_NODES + 1) report(path, `holds more than ${thousands(MAX_SCHEMA_NODES)} schemas`);
     if (state.nodes > MAX_SCHEMA_NODES) return;
     const field = (key: string): string => `${at}${member(key)}`;

@@ -81,9 +81,12 @@ interface Context {
   /**
    * Every schema object compiled, whether reached as a keyword's value or through a `$ref` (however
    * spelled): each is compiled once. Keyed by the target alone, a `$ref` into another's target
-   * compiled that part again: refs to 60 nested levels over one enum compiled it 61 times.
+   * compiled that part again: refs to 60 nested levels over one enum compiled it 61 times. `[1]`
+   * holds those inside a resource with an `$id` of its own, whose `$ref`s are not read (an object may be in both).
    */
-  nodes: Map<unknown, SchemaNode>;
+  nodes: Map<unknown, SchemaNode>[];
+  /** Whether the schema being compiled is inside such a resource. */
+  foreign: boolean;
   count: number;
   /** The work of the compilation: a step per keyword, per item of a keyword's list, per character of a pointer or a pattern. */
   budget: StepBudget;
@@ -112,7 +115,8 @@ export function compileLimit(schema: unknown, options?: CompileOptions): "nestin
 function compileRoot(schema: unknown, options: CompileOptions): SchemaNode {
   const context: Context = {
     root: schema,
-    nodes: new Map(),
+    nodes: [new Map(), new Map()],
+    foreign: false,
     count: 0,
     budget: { steps: MAX_COMPILE_STEPS },
     assertFormats: options.assertFormats === true,
@@ -140,19 +144,32 @@ function unread(): SchemaNode {
   return { ...blank(false), exact: false, decided: false };
 }
 
+/** Whether a schema has an `$id` of its own, which makes it a resource (draft 7's `#name` is an anchor, not one). */
+function resource(schema: unknown): boolean {
+  const id = isRecord(schema) && own(schema, "$id");
+  return typeof id === "string" && !id.startsWith("#");
+}
+
 /** A schema, compiled once per object (a `$ref` back to it while it compiles finds it). */
 function compile(schema: unknown, context: Context, depth: number): SchemaNode {
   if (typeof schema === "boolean") return blank(!schema);
   const budget = context.budget;
   if (!isRecord(schema)) return unread();
-  const known = context.nodes.get(schema);
+  // An `$id` of its own (draft 7's `#name` is an anchor) makes it a resource its `$ref`s resolve
+  // against: those are not read (they accept anything), rather than read against the root's.
+  const outer = context.foreign;
+  const foreign = outer || (schema !== context.root && resource(schema));
+  const nodes = context.nodes[+foreign]!;
+  const known = nodes.get(schema);
   if (known) return known;
   if (depth > MAX_SCHEMA_DEPTH || ++context.count > MAX_SCHEMA_NODES || budget.steps < 0) return unread();
   const keys = Object.keys(schema);
   budget.steps -= 1 + keys.length;
-  // Not decided while it is compiled: a schema that reaches it again is in a cycle.
-  const node = { ...blank(false), decided: false };
-  context.nodes.set(schema, node);
+  // Neither exact nor decided while it is compiled: a schema that reaches it again (a cycle, or a
+  // `$ref` to an enclosing schema) keeps what it reads of it, and it may yet prove not exact.
+  const node = { ...blank(false), exact: false, decided: false };
+  nodes.set(schema, node);
+  context.foreign = foreign;
   const kids: SchemaNode[] = [];
   const child = (value: unknown): SchemaNode => {
     const kid = compile(value, context, depth + 1);
@@ -231,7 +248,7 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
   node.propertyNames = sub(own(schema, "propertyNames"));
 
   const ref = own(schema, "$ref");
-  if (typeof ref === "string") kids.push((node.ref = resolve(ref, context, depth)));
+  if (typeof ref === "string") kids.push((node.ref = foreign ? unread() : resolve(ref, context, depth)));
   node.allOf = list(own(schema, "allOf"));
   node.anyOf = list(own(schema, "anyOf"));
   node.oneOf = list(own(schema, "oneOf"));
@@ -239,6 +256,7 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
   node.ifSchema = sub(own(schema, "if"));
   node.thenSchema = sub(own(schema, "then"));
   node.elseSchema = sub(own(schema, "else"));
+  context.foreign = outer;
   // Past the budget, what was read may be incomplete (an `enum` cut short): it accepts anything.
   if (budget.steps < 0) return Object.assign(node, unread());
   node.exact =
@@ -261,14 +279,17 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
  */
 function resolve(ref: string, context: Context, depth: number): SchemaNode {
   context.budget.steps -= 1 + ref.length;
-  const target = pointerTarget(context.root, ref); // dangling (undefined): compiled as unread
-  const known = context.nodes.get(target);
+  // A pointer through a schema with an `$id` of its own reaches into that resource.
+  let foreign = false;
+  const target = pointerTarget(context.root, ref, (at) => (foreign ||= resource(at))); // dangling: unread
+  const known = context.nodes[+foreign]!.get(target);
   if (known) return known;
   // Compiled where it is reached, on the stack of what reached it: a chain of thousands of `$ref`s
   // would overflow it, so the whole nesting is bounded (and the schema refused by checkToolSchema).
   const outer = context.nesting;
   if ((context.nesting += depth) > MAX_COMPILE_NESTING) throw TOO_DEEP;
+  context.foreign = foreign;
   const node = compile(target, context, 1);
-  context.nesting = outer;
+  [context.nesting, context.foreign] = [outer, false];
   return node;
 }

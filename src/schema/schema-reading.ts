@@ -47,8 +47,8 @@ export function readDependencies(
   if (schemas.length > 0) node.dependentSchemas = schemas;
 }
 
-/** The value a local reference points to, or `undefined`. */
-export function pointerTarget(root: unknown, ref: string): unknown {
+/** The value a local reference points to, or `undefined`; `passed` is given each value on the way, the target too. */
+export function pointerTarget(root: unknown, ref: string, passed?: (at: unknown) => void): unknown {
   const tokens = pointerTokens(ref);
   if (tokens === undefined) return undefined;
   let at: unknown = root;
@@ -56,6 +56,7 @@ export function pointerTarget(root: unknown, ref: string): unknown {
     if (Array.isArray(at) && /^(0|[1-9][0-9]*)$/.test(key)) at = at[Number(key)];
     else if (isRecord(at) && Object.hasOwn(at, key)) at = at[key];
     else return undefined;
+    passed?.(at);
   }
   return at;
 }

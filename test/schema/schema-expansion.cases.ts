@@ -105,3 +105,69 @@ group("checkToolSchema: what only a $ref reaches is checked too", (test) => {
     assertEquals(checkToolSchema({ $ref: "#/x", x: { type: "string", pattern: "^a+$" } }), []);
   });
 });
+
+group("$refs back into a schema being compiled, and $refs under an $id of its own", (test) => {
+  test("a oneOf branch that $refs a schema still being compiled is not taken for exact", () => {
+    // Before: the schema a `$ref` reached while it was still being compiled was read as exact (the
+    // default), so a branch that fails only by a keyword the checks skip (unevaluatedProperties)
+    // counted as matching: `{kid: {extra: 1}}` "matches more than one of the allowed shapes".
+    const kid = { oneOf: [{ $ref: "#" }, { type: "object", required: ["extra"] }] };
+    const root = JSON.parse(
+      JSON.stringify({ type: "object", properties: { name: { type: "string" }, kid }, unevaluatedProperties: false }),
+    );
+    assertEquals(checkToolArguments({ kid: { extra: 1 } }, root), []);
+    // The same through `$defs`: a cycle of `$ref`s, which had the stale flag before too.
+    const cycle = {
+      type: "object",
+      properties: { root: { $ref: "#/$defs/N" } },
+      $defs: {
+        N: {
+          type: "object",
+          properties: { kid: { oneOf: [{ $ref: "#/$defs/N" }, { type: "object", required: ["extra"] }] } },
+          unevaluatedProperties: false,
+        },
+      },
+    } as ToolSchema;
+    assertEquals(checkToolArguments({ root: { kid: { extra: 1 } } }, cycle), []);
+    // What the checks read still rejects.
+    assertEquals(checkToolArguments({ kid: 5 }, root), ["$.kid matches none of the allowed shapes (oneOf)"]);
+    assertEquals(checkToolArguments({ root: { kid: { kid: 5 } } }, cycle), [
+      "$.root.kid matches none of the allowed shapes (oneOf)",
+    ]);
+  });
+
+  test("a $ref inside a schema with an $id of its own is not resolved against the root", () => {
+    // Before: `#/$defs/a` under `$id: .../y` was read as the root's `$defs.a` (a string), so the
+    // integer the tool's own `$defs.a` allows was rejected; the checks do not read `$id`-relative
+    // references (as toolSchemaValidator says), so they accept anything there.
+    const y = {
+      $id: "https://example.com/y",
+      $defs: { a: { type: "integer" } },
+      properties: { z: { $ref: "#/$defs/a" } },
+    };
+    const schema = { type: "object", $defs: { a: { type: "string" } }, properties: { y, x: { $ref: "#/$defs/a" } } };
+    assertEquals(checkToolArguments({ y: { z: 5 } }, schema as ToolSchema), []);
+    // Shared by the root's resource and y's, one object: still the root's `$defs.a` where the root reaches it.
+    const shared = { type: "object", $defs: { a: { type: "string" } }, properties: { x: y.properties.z, y } };
+    assertEquals(checkToolArguments({ x: 5, y: { z: 5 } }, shared as ToolSchema), ["$.x must be string, not number"]);
+    // Reached by a pointer through y: in y's resource too.
+    const through = { ...schema, properties: { y, w: { $ref: "#/properties/y/properties/z" } } };
+    assertEquals(checkToolArguments({ w: 5 }, through as ToolSchema), []);
+    // Draft 7's `$id: "#name"` is an anchor, not a resource: its `$ref`s are the root's.
+    const anchor = { ...schema, properties: { y: { ...y, $id: "#y" } } };
+    assertEquals(checkToolArguments({ y: { z: 5 } }, anchor as ToolSchema), ["$.y.z must be string, not number"]);
+  });
+
+  test("checkToolSchema refuses a schema nested past 64 however shallow the same object is elsewhere", () => {
+    // Before: the shared object was walked at depth 1 first and then skipped as seen at depth 65,
+    // where the checks accept anything (an integer check skipped unsaid).
+    const shared = { type: "integer" };
+    let deep: Record<string, unknown> = { type: "array", items: shared };
+    for (let i = 0; i < 63; i++) deep = { type: "array", items: deep };
+    const issues = checkToolSchema({ type: "object", not: shared, properties: { b: deep } });
+    assertEquals(
+      issues.map((issue) => issue.message),
+      ["nests deeper than 64 schemas"],
+    );
+  });
+});
