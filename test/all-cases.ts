@@ -134,6 +134,7 @@ import "./encode/tool-call-event-sse.cases.ts";
 import "./encode/client-protocols-fixtures.cases.ts";
 import "./encode/client-protocol-properties.cases.ts";
 import "./encode/client-protocol-rules.cases.ts";
+import "./encode/loop-call-failed-encoders.cases.ts";
 import "./encode/held-calls-encoders.cases.ts";
 import "./encode/agent-protocols-fixtures.cases.ts";
 import "./encode/ready-batches.cases.ts";

@@ -12,6 +12,7 @@ import { CallIds, randomId } from "./call-ids.ts";
 import { runError, tokenUsage, violationEvent, type AGUICall, type AGUIEncoderOptions } from "./ag-ui-wire.ts";
 import {
   abortError,
+  callFailure,
   FAILED_FINISH,
   isLoopEvent,
   sseData,
@@ -46,8 +47,8 @@ import { cutBy, cutCallError, finalArguments, holding } from "./cut-calls.ts";
  *   are `CUSTOM {name: "tool-result-preliminary", value: {toolCallId, content}}` events
  *   (`onCustomEvent`), each replacing the one before;
  * - `RUN_FINISHED {threadId, runId}` at the end, with every message and call closed (token
- *   `usage` when the provider reported it); or `RUN_ERROR {message, code}` for a provider error
- *   or an abort, after which nothing is sent. A call the response cut short is never ended.
+ *   `usage` when the provider reported it); or `RUN_ERROR {message, code}` for a provider error, an abort or
+ *   a loop's failed model call (`call-failed`), after which nothing is sent. A call the response cut short is never ended.
  *
  * Choices other than the first are not shown, nor events of a type the encoder does not know.
  * A tool loop's steps each get their own assistant message.
@@ -76,6 +77,8 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
   #step: number | undefined;
   #text = false;
   #reasoningIds: { span: string; message: string } | undefined;
+  /** Why a loop's model call failed (its last `error`), for a `loop-finish` of reason `call-failed`. */
+  #lastError: AbortEvent["error"];
   #ended = false;
   readonly #newMessageId = (): string => `msg_${this.#generate()}`;
 
@@ -123,15 +126,10 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
       case "invalid-tool-call":
         return this.#end(event, out);
       case "tool-result":
-        return this.#result(
-          callKey(event),
-          typeof event.result === "string" ? event.result : JSON.stringify(event.result),
-          out,
-          event.preliminary,
-        );
       case "tool-error":
-        return this.#result(callKey(event), event.error.message, out);
+        return this.#result(event, out);
       case "error":
+        this.#lastError = event.error;
         if (event.error.code === "provider-error") this.#fail(event.error, out);
         return;
       case "finish":
@@ -146,7 +144,8 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
       case "step-finish":
         return this.#closeMessages(out);
       case "loop-finish":
-        return this.end(out);
+        if (event.reason !== "call-failed") return this.end(out);
+        return this.#fail(abortError(callFailure(this.#lastError)), out);
     }
   }
 
@@ -278,13 +277,14 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
   }
 
   /** AG-UI has one result per call (each is a tool message): a streaming tool's results so far go as CUSTOM events. */
-  #result(key: string, content: string, out: string[], preliminary?: true): void {
-    const call = this.#calls.get(key);
+  #result(event: ToolResultEvent | ToolErrorEvent, out: string[]): void {
+    const call = this.#calls.get(callKey(event));
     if (!call?.ended) return;
-    const value = { toolCallId: call.id, content };
+    const result = event.type === "tool-result" ? event.result : event.error.message;
+    const value = { toolCallId: call.id, content: typeof result === "string" ? result : JSON.stringify(result) };
     out.push(
       sseData(
-        preliminary
+        event.type === "tool-result" && event.preliminary
           ? { type: "CUSTOM", name: "tool-result-preliminary", value }
           : { type: "TOOL_CALL_RESULT", messageId: this.#newMessageId(), ...value, role: "tool" },
       ),

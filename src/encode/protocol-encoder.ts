@@ -1,5 +1,5 @@
 import type { ReasoningPart } from "../shared/deltas.ts";
-import type { ProviderErrorKind } from "../shared/errors.ts";
+import type { ProviderErrorKind, StreamErrorInfo } from "../shared/errors.ts";
 import type { AbortEvent } from "../shared/events.ts";
 import type { LoopFinishEvent, StepFinishEvent, ToolLoopEvent } from "../tools/loop-events.ts";
 import type { ToolRunnerEvent } from "../tools/tool-events.ts";
@@ -230,6 +230,19 @@ export function abortError(event: AbortEvent): { code: string; message: string }
     ? { code: event.error.code, message: event.error.message }
     : { code: event.reason, message: ABORT_MESSAGES[event.reason] };
 }
+
+/**
+ * The `abort` a tool loop's `loop-finish` of reason `call-failed` stands for: a step's model call
+ * failed before the provider answered (a 429, a refused key, the network), so the run failed as at
+ * an abort, though the loop sends none (no stream of that step was there to stop). It carries the
+ * step's `error` before it, which says why.
+ */
+export const callFailure = (error: StreamErrorInfo | undefined): AbortEvent => ({
+  type: "abort",
+  reason: "stream-failed",
+  discarded: [],
+  ...(error && { error }),
+});
 
 /** The message of a call whose arguments never completed, for protocols that can say so per call. */
 export const DISCARDED_CALL_MESSAGE = "The response ended before the arguments of this call were complete.";

@@ -6,7 +6,7 @@ import { UISources } from "./citations.ts";
 import {
   approvalChunks,
   ServedResults,
-  toolErrorChunk,
+  toolOutputChunk,
   UI_FINISH_REASONS,
   violationChunk,
   type UICall,
@@ -14,6 +14,7 @@ import {
 } from "./ui-message-wire.ts";
 import {
   abortError,
+  callFailure,
   DISCARDED_CALL_MESSAGE,
   FAILED_FINISH,
   isLoopEvent,
@@ -46,7 +47,8 @@ import {
  * - a provider's citations (Anthropic's, OpenAI's annotations, Gemini's grounding pages) as `source-url` / `source-document`, each source once;
  * - a provider error as `error {errorText}` (the library's message, never the provider's text);
  * - at the end (of the input, or `loop-finish`): `finish-step`, `finish {finishReason}` (`UI_FINISH_REASONS`),
- *   `[DONE]`; a cancelled response with `abort`, `[DONE]`; any other abort with `error`, then those with `error`.
+ *   `[DONE]`; a cancelled response with `abort`, `[DONE]`; any other abort, or a loop's failed model call
+ *   (`loop-finish` of reason `call-failed`), with `error`, then those with `error`.
  *
  * Choices other than the first are not shown (one message), nor events of types it does not know.
  *
@@ -74,6 +76,8 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
   /** As the protocol names it. */
   #finishReason: string | undefined;
   #errorSent = false;
+  /** Why a loop's model call failed (its last `error`), for a `loop-finish` of reason `call-failed`. */
+  #lastError: AbortEvent["error"];
   #ended = false;
 
   /** Creates the core; see {@link UIMessageEncoderOptions}. */
@@ -110,18 +114,8 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
       case "invalid-tool-call":
         return this.#inputError(this.#call(event), event.rawArguments, event.error.message, out);
       case "tool-result":
-        return this.#output(
-          callKey(event),
-          (toolCallId) => ({
-            type: "tool-output-available",
-            toolCallId,
-            output: event.result,
-            ...(event.preliminary ? { preliminary: true } : {}),
-          }),
-          out,
-        );
       case "tool-error":
-        return this.#output(callKey(event), toolErrorChunk(event, this.#v5), out);
+        return this.#output(callKey(event), toolOutputChunk(event, this.#v5), out);
       case "tool-approval-request":
         // ai 5 has no approvals: the denial or the result that follows tells its readers the outcome.
         if (!this.#v5)
@@ -139,6 +133,7 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
         this.#closePart(out);
         return void out.push(...approvalChunks(event, this.#v5).map(sseData));
       case "error":
+        this.#lastError = event.error;
         if (event.error.code === "provider-error") this.#error(event.error.message, out);
         return;
       case "finish":
@@ -152,6 +147,7 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
         this.#closePart(out);
         return this.#closeStep(out);
       case "loop-finish":
+        if (event.reason === "call-failed") return this.#abort(callFailure(this.#lastError), out);
         return event.reason === "cancelled" ? this.#cancelled(out) : this.end(out);
     }
   }

@@ -8,7 +8,7 @@
 import { callKey } from "../shared/call-key.ts";
 import type { FinishReason, ReasoningPart } from "../shared/deltas.ts";
 import type { ApprovalRequestEvent, CompletedToolCallEvent } from "../shared/events.ts";
-import type { ToolErrorEvent } from "../tools/tool-events.ts";
+import type { ToolErrorEvent, ToolResultEvent } from "../tools/tool-events.ts";
 
 /**
  * The response headers of an AI SDK UI message stream: `x-vercel-ai-ui-message-stream: v1`
@@ -115,15 +115,23 @@ export function violationChunk(
 }
 
 /**
- * A tool's error as the chunk about its call: `tool-output-denied` for a denied approval (ai 6+),
- * else `tool-output-error` with the error's message.
+ * A tool's outcome as the chunk about its call: `tool-output-available` for a result (with
+ * `preliminary: true` for a streaming tool's results so far), `tool-output-denied` for a denied
+ * approval (ai 6+), else `tool-output-error` with the error's message.
  *
  * @example
  * ```ts
- * out.push(sseData(toolErrorChunk(event, false)(call.id)));
+ * out.push(sseData(toolOutputChunk(event, false)(call.id)));
  * ```
  */
-export function toolErrorChunk(event: ToolErrorEvent, v5: boolean): (toolCallId: string) => Record<string, unknown> {
+export function toolOutputChunk(
+  event: ToolResultEvent | ToolErrorEvent,
+  v5: boolean,
+): (toolCallId: string) => Record<string, unknown> {
+  if (event.type === "tool-result") {
+    const preliminary = event.preliminary ? { preliminary: true } : {};
+    return (toolCallId) => ({ type: "tool-output-available", toolCallId, output: event.result, ...preliminary });
+  }
   const denied = event.error.code === "denied" && !v5;
   const errorText = event.error.message;
   return (toolCallId) =>

@@ -1,4 +1,4 @@
-import { readyBatches, type EncodableEvent, type ToolLoopEvent } from "../../src/index.ts";
+import { readyBatches, type EncodableEvent } from "../../src/index.ts";
 import type { RequestContext } from "../http/request-context.ts";
 import type { RunRequest } from "../request/parse-run-request.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
@@ -51,32 +51,10 @@ export async function openClientAnswer(
   return { batches, headers: replayHeader(headers) };
 }
 
-/** The tool loop's events, every one ready at once in an array, a failed model call's end made a failed step's. */
+/** The tool loop's events, every one ready at once in an array. */
 async function openRunBatches(request: RunRequest, context: RequestContext) {
   const { events, headers } = await openRunEvents(request, context, runController(context.request.signal));
-  return { batches: readyBatches<EncodableEvent>(events.pipeThrough(failedCallAborts())), headers };
-}
-
-/**
- * A step whose model call failed before the provider answered (a 429, a refused key, the network)
- * ends the loop with the step's `error` and a `loop-finish` of reason `call-failed`, but no
- * `abort`: no stream of that step was there to stop. The protocols' encoders end a failed step at
- * its `abort` and read `loop-finish` as the run's end, so the UI message stream and AG-UI passed
- * the run off as finished (`finish`, `RUN_FINISHED`) though the model never answered the tools'
- * results: the `abort` a failed step ends with goes before, with the step's error.
- */
-function failedCallAborts(): TransformStream<ToolLoopEvent, ToolLoopEvent> {
-  let failed: Extract<ToolLoopEvent, { type: "error" }> | undefined;
-  return new TransformStream({
-    transform(event, controller) {
-      if (event.type === "error") failed = event;
-      if (event.type === "loop-finish" && event.reason === "call-failed") {
-        const { step = event.steps, error } = failed ?? {};
-        controller.enqueue({ type: "abort", step, reason: "stream-failed", discarded: [], ...(error && { error }) });
-      }
-      controller.enqueue(event);
-    },
-  });
+  return { batches: readyBatches<EncodableEvent>(events), headers };
 }
 
 /** A run's controller (its loop aborts it when its reader cancels), aborted when the client's request is. */
