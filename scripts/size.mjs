@@ -102,7 +102,12 @@ export const BUDGET = {
   // + 32 (2026-12-05): a message of its own for a second message spliced into the open one (a retry
   // an intermediary wrote into the body), where the default said the provider reported an error, which
   // it did not: 7,683 -> 7,721 B (Bedrock's, which reads InvokeModel with the decoder, 9,216 -> 9,253).
-  anthropicChain: 7.5 * KiB + 16 + 32 + 8, // + 16: moderation results, + 8: `continuationToken` (see `chain`): 7,721 -> 7,729 B
+  // + 24 (fault-calls, 2026-12-05): a held `tool_use` (stopped, waiting for a `fallback` block or a
+  // `refusal` stop that would withdraw it) is delivered complete when the input ends or an error
+  // arrives, before the error (it was discarded: a fault withdraws nothing); 4 B of it saved by
+  // dropping a block's `streamed` flag: 7,729 -> 7,753 B. Bedrock's + 32: it reads InvokeModel with
+  // the decoder, now asked for the held call at the end and before an exception: 9,261 -> 9,294 B.
+  anthropicChain: 7.5 * KiB + 16 + 32 + 8 + 24, // + 16: moderation results, + 8: `continuationToken` (see `chain`): 7,721 -> 7,729 B
   // Raised from 8 KiB in issue 34: the tools OpenAI runs itself (web search, code interpreter,
   // image generation, file search) reported as provider-executed calls, a code interpreter's code
   // streamed as its input (in ResponsesBuiltInCalls, which the stage brings): 8,073 -> 8,232 B.
@@ -119,7 +124,7 @@ export const BUDGET = {
   // saved in the InvokeModel chunks' base64 (streamToolCalls for Bedrock 10,155 -> 10,193 B).
   // Then 9 KiB, still in issue 34: that result's deltas bounded by maxArgumentsLength, as a call's
   // arguments are (a review found them unbounded): 9,024 -> 9,088 B.
-  bedrockChain: 9 * KiB + 16 + 32, // + 16: moderation results (see `chain`); + 32: see `anthropicChain`
+  bedrockChain: 9 * KiB + 16 + 32 + 32, // + 16: moderation results (see `chain`); + 32, + 32: see `anthropicChain`
   // Gemini Interactions: its built-in tools' steps as provider-executed calls with their results
   // (gemini-interactions-server-steps.ts, issue 34): 7,087 -> 7,741 B.
   interactionsChain: 7.75 * KiB,

@@ -23,6 +23,7 @@ import "./providers/anthropic/anthropic-refusal-turn.cases.ts";
 import "./providers/anthropic/anthropic-stop-details.cases.ts";
 import "./providers/anthropic/anthropic-citations.cases.ts";
 import "./providers/anthropic/anthropic-spliced-message.cases.ts";
+import "./providers/anthropic/anthropic-held-call-fault.cases.ts";
 import "./providers/gemini/gemini-rules.cases.ts";
 import "./providers/gemini/gemini-doc-shapes.cases.ts";
 import "./providers/gemini/gemini-grounding.cases.ts";

@@ -1,4 +1,5 @@
 import type { SSEMessage } from "../../framing/framing.ts";
+import type { ProviderDelta } from "../../shared/deltas.ts";
 import type { ExecutionContainer } from "../../shared/finish-details.ts";
 import { jsonText, type JsonWriter } from "../../shared/json-text.ts";
 import { ownText } from "../../shared/kept-text.ts";
@@ -18,9 +19,8 @@ const INPUT_JSON_DELTA =
 
 /** What the decoder remembers of an open tool block. */
 interface ToolBlock {
-  /** A non-empty `input` sent whole at the block's start, used when no `partial_json` follows. */
+  /** A non-empty `input` sent whole at the block's start, used when no `partial_json` follows (dropped at one). */
   initialInput: string | undefined;
-  streamed: boolean;
   /** A server tool's call (`server_tool_use`, `mcp_tool_use`): never withdrawn, its end never held. */
   providerExecuted: boolean;
 }
@@ -31,6 +31,7 @@ interface ToolBlock {
  * A tool call completes once the model moved on from its block (the next block's start, or the message's end), not
  * at the end of the message, and its index is the block index: a `fallback` block next (server-side fallback to
  * another model after a refusal), or a `refusal` stop, withdraws it instead, since the refusal may have cut it off.
+ * A fault withdraws nothing: when the input ends or an `error` arrives instead, the held call is complete, before it.
  * Its `caller` (programmatic tool calling) is kept on its `providerMetadata`. Blocks already in
  * `message_start.message.content` (a programmatic tool calling continuation) are read as if they had streamed. The
  * message's code-execution `container` (at its start, or in its `message_delta`) goes on the finish, a refusal's
@@ -103,7 +104,7 @@ export class AnthropicDecoder implements ProviderDecoder {
     const emit = this.#emit;
     const event = message.event;
     if ((event === undefined || event === "content_block_delta") && this.#onInputJsonDelta(message.data, emit)) return;
-    const payload = readJsonObject(message, emit);
+    const payload = readJsonObject(message, message.truncated ? this.#fail : emit);
     if (!payload) return;
     const type = message.event ?? payload["type"];
     // The most frequent event first.
@@ -121,19 +122,28 @@ export class AnthropicDecoder implements ProviderDecoder {
       case "message_stop":
         return this.#onMessageStop(emit);
       case "error":
-        return emit(providerError(payload));
+        return this.#fail(providerError(payload));
     }
     // `ping` and event types added later are ignored, as Anthropic's versioning policy asks.
   }
 
-  /** The input ended: an open block and a held call are left to the accumulator's end (a reply cut off). */
-  end(): void {}
+  /** The input ended (a fault or not): the held call is complete, nothing withdrew it; an open block is the accumulator's. */
+  end(): void {
+    this.#release();
+  }
+
+  /** A fault (an `error` event, a final event cut short): the held call goes out complete first, as a fault withdraws nothing. */
+  #fail = (error: ProviderDelta): void => {
+    this.#release();
+    this.#emit(error);
+  };
 
   /**
    * The held call's end, now that the model moved on; withdrawn (`withdraw`: a `fallback` block
    * started, or a refusal stopped the message), with every call still open, as it may have cut them off.
    */
-  #release(emit: Emit, withdraw: boolean): void {
+  #release(withdraw?: boolean): void {
+    const emit = this.#emit;
     if (this.#held !== undefined)
       emit({ type: "tool-call-end", index: this.#held, ...(withdraw && { withdrawn: true }) });
     this.#held = undefined;
@@ -156,7 +166,7 @@ export class AnthropicDecoder implements ProviderDecoder {
     // Another id: a retry spliced in, the first call cut off: the body fails. The same id: a duplicate, ignored.
     if (this.#id) {
       if (message["id"] !== this.#id) {
-        emit(providerError(payload, "A second message started inside the open one (a retry spliced in)."));
+        this.#fail(providerError(payload, "A second message started inside the open one (a retry spliced in)."));
         this.#emit = () => {};
       }
       return;
@@ -176,7 +186,7 @@ export class AnthropicDecoder implements ProviderDecoder {
 
   /** The end of the body's message: the finish a continuation's `message_start` carried, if no `message_delta` did. */
   #onMessageStop(emit: Emit): void {
-    this.#release(emit, false);
+    this.#release();
     const finish = anthropicFinish(this.#stop, this.#container);
     if (finish) emit(finish);
     emit({ type: "done" });
@@ -186,7 +196,7 @@ export class AnthropicDecoder implements ProviderDecoder {
     const index = payload["index"];
     const block = payload["content_block"];
     if (typeof index !== "number" || !isRecord(block)) return;
-    this.#release(emit, block["type"] === "fallback");
+    this.#release(block["type"] === "fallback");
     const text = nonEmptyString(block["text"]);
     if (block["type"] === "text" && text !== undefined) emit({ type: "text-delta", text });
     this.#cited?.start(index, block);
@@ -198,7 +208,6 @@ export class AnthropicDecoder implements ProviderDecoder {
     const name = nonEmptyString(block["name"]);
     this.#toolBlocks.set(index, {
       initialInput: isRecord(input) && Object.keys(input).length > 0 ? this.#write(input) : undefined,
-      streamed: false,
       providerExecuted,
     });
     emit({
@@ -226,7 +235,7 @@ export class AnthropicDecoder implements ProviderDecoder {
   #onInput(index: number, text: string, emit: Emit): void {
     const block = this.#toolBlocks.get(index);
     if (!block) return;
-    block.streamed = true;
+    block.initialInput = undefined;
     emit({ type: "tool-call-chunk", index, argumentsDelta: text });
   }
 
@@ -265,8 +274,7 @@ export class AnthropicDecoder implements ProviderDecoder {
     const block = this.#toolBlocks.get(index);
     if (!block) return;
     this.#toolBlocks.delete(index);
-    if (!block.streamed && block.initialInput !== undefined)
-      emit({ type: "tool-call-chunk", index, argumentsDelta: block.initialInput });
+    if (block.initialInput) emit({ type: "tool-call-chunk", index, argumentsDelta: block.initialInput });
     if (block.providerExecuted) emit({ type: "tool-call-end", index });
     else this.#held = index;
   }
@@ -283,7 +291,7 @@ export class AnthropicDecoder implements ProviderDecoder {
     }
     // A refusal may have cut the call right before it off, as a fallback block's may: the SDK's
     // tool runner never runs it (it releases a stopped call at the next block or a `tool_use` stop).
-    this.#release(emit, delta["stop_reason"] === "refusal");
+    this.#release(delta["stop_reason"] === "refusal");
     const finish = anthropicFinish(delta, this.#container);
     if (!finish) return;
     this.#stop = {};

@@ -112,8 +112,10 @@ export class BedrockDecoder implements ProviderDecoder {
     (this.#converse ??= new BedrockConverseDecoder(this.#emit, this.#limits, this.#cited)).decode(message);
   }
 
-  /** The input ended: nothing is held. */
-  end(): void {}
+  /** The input ended: InvokeModel's decoder gives what it holds (a stopped `tool_use`, complete). */
+  end(): void {
+    this.#invoke?.end();
+  }
 
   #onChunk(message: FramedMessage, anthropic: ProviderDecoder): void {
     const payload = readJsonObject(message, this.#emit);
@@ -141,6 +143,8 @@ export class BedrockDecoder implements ProviderDecoder {
       detail = message.data;
     }
     if (!isRecord(detail)) detail = { message: type === "error" ? message.headers![":error-message"] : detail };
+    // A fault withdraws nothing: the call InvokeModel's decoder holds goes out complete first.
+    this.end();
     this.#emit(providerError({ [name]: detail }, `The provider reported ${name} inside the stream.`));
   }
 }
