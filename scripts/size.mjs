@@ -91,7 +91,10 @@ export const BUDGET = {
   // `continuationToken` on (one more key of the finish delta it copies: 8 to 10 B in every chain),
   // and the Gemini decoder keeps each candidate's latest token for a CONTINUATION finish (a long
   // decode cut by the per-request limit, which the token goes on with): Gemini's 7,189 -> 7,234 B.
-  chain: 7 * KiB + 24 + 48,
+  // + 16 in the continued-grounding round (2026-12-05): GeminiGrounding gives out what it kept at a
+  // CONTINUATION finish, so that the Worker's continuation (one decoder over all its requests)
+  // gets each request's grounding, whose indexes count that request's own text: Gemini's 7,234 -> 7,251 B.
+  chain: 7 * KiB + 24 + 48 + 16,
   // Raised from 7.25 KiB in issue 34: the accumulator's hook for OpenAI's parallel wrapper (a
   // wrapper call held, then replaced by the calls it names; the plug-in, parallel-wrapper.ts, comes
   // only with tools): 24 B in every chain, OpenAI Chat's 7,418 -> 7,442 B (ef71ade had 6 B left).

@@ -263,7 +263,7 @@ export interface FinishDelta {
   stopSequence?: string;
   /** Why the provider declined, when it said (Anthropic's `stop_details`): with `reason` `content-filter`. */
   refusal?: RefusalDetails;
-  /** The token that continues a long decode the per-request limit cut (Gemini's `continuationToken` of a `CONTINUATION` finish). */
+  /** The token that continues a long decode the per-request limit cut (Gemini's `continuationToken` of a `CONTINUATION` finish, the Interactions API's `continuation_token`). */
   continuationToken?: string;
 }
 

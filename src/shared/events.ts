@@ -273,7 +273,7 @@ export interface FinishEvent {
   stopSequence?: string;
   /** Why the provider declined (Anthropic's `stop_details`), when it said: with `reason` `content-filter`; show its `explanation`. */
   refusal?: RefusalDetails;
-  /** With `reason` `length`, when the provider can go on from where its per-request limit cut the answer (Gemini's `CONTINUATION` finish): send the same request again with this token (Gemini: `continuationToken`) and the next response continues the output. */
+  /** With `reason` `length`, when the provider can go on from where its per-request limit cut the answer, the next response continuing the output: Gemini's `CONTINUATION` finish (send the same request again with this token as its `continuationToken`), or the Interactions API's `requires_continuation` (send it as `continuation_token`; for a stored interaction also its `id` as `previous_interaction_id`, with no `input`; under `store: false` the same `input`). */
   continuationToken?: string;
   /** The first choice's text, calls and reasoning parts in the order they came, unless reasoning, text, calls: the next turn follows it. */
   order?: TurnOrderEntry[];

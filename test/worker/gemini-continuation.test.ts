@@ -264,3 +264,118 @@ describe("Gemini's CONTINUATION hops joined into one answer by the Worker", () =
     expect(events.at(-1)).toEqual({ type: "loop-finish", steps: 2, reason: "no-tool-calls" });
   });
 });
+
+/** One hop's grounding: one web page, and supports of it (`[start, end, text?]` in the hop's own UTF-8 bytes). */
+const grounding = (query: string, uri: string, segments: [number, number, string?][]) => ({
+  groundingMetadata: {
+    webSearchQueries: [query],
+    groundingChunks: [{ web: { uri, title: query } }],
+    groundingSupports: segments.map(([start, end, cited]) => ({
+      // proto3 JSON leaves a 0 out.
+      segment: { ...(start && { startIndex: start }), endIndex: end, ...(cited && { text: cited }) },
+      groundingChunkIndices: [0],
+    })),
+  },
+});
+/**
+ * Each hop grounds its own text: its supports name its own chunk (index 0) and count its own bytes.
+ * "ü" is two bytes: the second hop's text starts 24 bytes (23 UTF-16 units) in. Its support with no
+ * text ("In Oslo") is placed by its bytes alone; the one with text ("it is sunny.") would be
+ * found in the first hop's text at the unshifted bytes.
+ */
+const GROUNDED_HOPS: Hop[] = [
+  {
+    chunks: [
+      chunk([text("In Zürich it is sunny. ")], {
+        ...grounding("zurich", "https://a.example/zurich", [[11, 23, "it is sunny."]]),
+        finishReason: "CONTINUATION",
+        continuationToken: "tok-1",
+      }),
+    ],
+  },
+  {
+    chunks: [
+      chunk([text("In Oslo it is sunny.")]),
+      chunk([], {
+        ...grounding("oslo", "https://b.example/oslo", [
+          [0, 7],
+          [8, 20, "it is sunny."],
+        ]),
+        finishReason: "STOP",
+      }),
+    ],
+  },
+];
+const GROUNDED_TEXT = "In Zürich it is sunny. In Oslo it is sunny.";
+/** Where each hop's supports are in the one text, in UTF-16 units, and whose page they cite. */
+const GROUNDED_SPANS = [
+  { url: "https://a.example/zurich", start: 10, end: 22 },
+  { url: "https://b.example/oslo", start: 23, end: 30 },
+  { url: "https://b.example/oslo", start: 31, end: 43 },
+];
+
+describe("Gemini's grounding over CONTINUATION hops: each request's, merged as @google/genai merges them", () => {
+  it("POST /v1/chat/completions: a url_citation for each hop's supports, at its place in the one text", async () => {
+    const fake = fakeGemini(GROUNDED_HOPS);
+    const completion = await openai(fake.clientFetch).chat.completions.create({
+      model: MODEL,
+      messages: chatRequest.messages,
+    });
+    const message = completion.choices[0]!.message;
+    expect(message.content).toBe(GROUNDED_TEXT);
+    const spans = (message.annotations ?? []).map(({ url_citation: c }) => ({
+      url: c.url,
+      start: c.start_index,
+      end: c.end_index,
+    }));
+    expect(spans).toEqual(GROUNDED_SPANS);
+  });
+
+  it("POST /v1/responses: the output text's url_citation annotations, the same spans", async () => {
+    const fake = fakeGemini(GROUNDED_HOPS);
+    const response = await openai(fake.clientFetch).responses.create({ model: MODEL, input: "Weather?" });
+    expect(response.output_text).toBe(GROUNDED_TEXT);
+    const annotations = response.output.flatMap((item) =>
+      item.type === "message" ? item.content.flatMap((c) => (c.type === "output_text" ? c.annotations : [])) : [],
+    );
+    const spans = annotations.map((a) =>
+      a.type === "url_citation" ? { url: a.url, start: a.start_index, end: a.end_index } : a,
+    );
+    expect(spans).toEqual(GROUNDED_SPANS);
+  });
+
+  it("POST /v1/stream: one groundingMetadata, the hops' queries and chunks joined, the later supports shifted", async () => {
+    const fake = fakeGemini(GROUNDED_HOPS);
+    const response = await fake.clientFetch(
+      post(
+        "/v1/stream",
+        { provider: "gemini", model: "gemini-3-pro-preview", messages: [{ role: "user", content: "Weather?" }] },
+        { headers: { authorization: "Bearer t" } },
+      ),
+    );
+    const finish = (await response.text())
+      .split("\n")
+      .flatMap((line) => (line.startsWith("data: ") ? [JSON.parse(line.slice(6))] : []))
+      .find((event) => event.type === "finish");
+    expect(finish.text).toBe(GROUNDED_TEXT);
+    expect(finish.reasoningParts).toEqual([
+      {
+        type: "block",
+        block: {
+          groundingMetadata: {
+            webSearchQueries: ["zurich", "oslo"],
+            groundingChunks: [
+              { web: { uri: "https://a.example/zurich", title: "zurich" } },
+              { web: { uri: "https://b.example/oslo", title: "oslo" } },
+            ],
+            groundingSupports: [
+              { segment: { startIndex: 11, endIndex: 23, text: "it is sunny." }, groundingChunkIndices: [0] },
+              { segment: { startIndex: 24, endIndex: 31 }, groundingChunkIndices: [1] },
+              { segment: { startIndex: 32, endIndex: 44, text: "it is sunny." }, groundingChunkIndices: [1] },
+            ],
+          },
+        },
+      },
+    ]);
+  });
+});

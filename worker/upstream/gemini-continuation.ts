@@ -10,8 +10,15 @@
  *
  * @module
  */
-import { type ProviderDelta, type ProviderProtocol, ToolCallStreamError, type Usage } from "../../src/index.ts";
+import {
+  type JsonValue,
+  type ProviderDelta,
+  type ProviderProtocol,
+  ToolCallStreamError,
+  type Usage,
+} from "../../src/index.ts";
 import { HttpError } from "../response/json-error.ts";
+import { holdGrounding } from "./gemini-hop-grounding.ts";
 import { type OpenUpstreamOptions, openUpstream } from "./open-upstream.ts";
 import type { ProviderHttpRequest } from "./providers/upstream-provider.ts";
 import type { WatchedBody } from "./watched-body.ts";
@@ -45,29 +52,54 @@ export interface ContinuationState {
  * `protocol` (Gemini's) whose first choice's `finish` with a `continuationToken` is held back and
  * its token noted in `state` while fewer than {@link MAX_GEMINI_HOPS} requests were made, and
  * whose usage is the hops' usage summed: each hop is a request billed apart (the SDK sums its
- * hops' `usageMetadata` too). Nothing else is touched: no payload is read here, only the deltas the
- * decoder makes anyway.
+ * hops' `usageMetadata` too), and whose grounding is each hop's merged ({@link holdGrounding}: the
+ * decoder gives a hop's out at its `CONTINUATION` finish), given out at the answer's end. Nothing
+ * else is touched: no payload is read here, only the deltas the decoder makes anyway.
  */
 export function continuingProtocol(protocol: ProviderProtocol, state: ContinuationState): ProviderProtocol {
   return {
     ...protocol,
-    createDecoder: (emit, limits) =>
-      protocol.createDecoder((delta: ProviderDelta) => {
+    createDecoder: (emit, limits) => {
+      // The first choice's text so far, in UTF-8 bytes, and where the current hop's began: its grounding's offsets count from there.
+      let bytes = 0;
+      let from = 0;
+      const held: { [key: string]: JsonValue } = {};
+      const decoder = protocol.createDecoder((delta: ProviderDelta) => {
         if (delta.type === "usage") {
           state.latest = delta.usage;
           if (state.before) return emit({ type: "usage", usage: summed(state.before, delta.usage) });
+        } else if (delta.type === "text-delta" && !delta.choice && state.on) {
+          bytes += UTF8.encode(delta.text).length;
+        } else if (delta.type === "reasoning-part" && delta.part.type === "block" && state.on) {
+          // Each hop's grounding, merged into the answer's, which goes out at its end (as the decoder's came).
+          if (holdGrounding(held, delta.part.block, from)) return;
         } else if (delta.type === "finish" && delta.continuationToken && !delta.choice) {
           // The token a hop started with, again: no progress, the answer ends here (the SDK's rule).
           if (delta.continuationToken === state.from) {
             const { continuationToken: _, ...rest } = delta;
             return emit(rest);
           }
-          if (state.on && state.hops < MAX_GEMINI_HOPS) return void (state.token = delta.continuationToken);
+          if (state.on && state.hops < MAX_GEMINI_HOPS) {
+            state.token = delta.continuationToken;
+            from = bytes;
+            return;
+          }
         }
         emit(delta);
-      }, limits),
+      }, limits);
+      return {
+        decode: (message) => decoder.decode(message),
+        end: (fault) => {
+          decoder.end(fault);
+          for (const [key, value] of Object.entries(held))
+            emit({ type: "reasoning-part", part: { type: "block", block: { [key]: value } } });
+        },
+      };
+    },
   };
 }
+
+const UTF8 = new TextEncoder();
 
 const COUNTS = [
   "inputTokens",

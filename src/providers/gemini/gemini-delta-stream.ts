@@ -58,7 +58,8 @@ interface StreamedCall {
  * `id` and signature), which the next turn sends back in their place. The first candidate's
  * `groundingMetadata` and `citationMetadata` are kept for the app ({@link GeminiGrounding}).
  * A long decode cut by the per-request limit finishes `CONTINUATION` with the candidate's latest
- * `continuationToken` (a checkpoint's, when that chunk has none) on its finish, to go on with.
+ * `continuationToken` (a checkpoint's, when that chunk has none) on its finish, to go on with; the
+ * grounding kept so far goes out before that finish (a continuation's grounding is its own).
  *
  * @example
  * ```ts
@@ -161,7 +162,7 @@ export class GeminiDecoder implements ProviderDecoder {
     // Any value's `parts` is safe to read (a primitive has none); only an array of them is read.
     const parts = arrayOf((candidate["content"] as { parts?: unknown } | null | undefined)?.parts);
     for (const part of parts) if (isRecord(part)) this.#onPart(part, choice, emit);
-    this.#grounding?.candidate(candidate, choice);
+    this.#grounding?.candidate(candidate, choice, emit);
     const token = (this.#tokens[choice] = nonEmptyString(candidate["continuationToken"]) ?? this.#tokens[choice]);
     const reason = nonEmptyString(candidate["finishReason"]);
     if (reason === undefined) return;

@@ -11,8 +11,10 @@ import { addInputApart } from "../usage.ts";
  * that carries one carries all of it so far; a trailing chunk may carry usage alone), become at the
  * response's end `block` reasoning parts `{ groundingMetadata }` and `{ citationMetadata }`, for the
  * app (`finish.reasoningParts`): Gemini's next-turn `Content` has no field for them, so no next turn
- * sends them back. Only the latest of each is held. The server tools' prompt, which Gemini counts
- * apart from the prompt (`toolUsePromptTokenCount`), is counted in the usage's input.
+ * sends them back. Only the latest of each is held, until a `CONTINUATION` finish gives it out (a
+ * continuation's chunks give their own, whose indexes count its own text). The server tools'
+ * prompt, which Gemini counts apart from the prompt (`toolUsePromptTokenCount`), is counted in the
+ * usage's input.
  *
  * A plug-in of `GeminiDecoder` (its third argument), which `GeminiDeltaStream` and the main entry's
  * `streamToolCalls` (`provider: "gemini"`) give it; `tool-call-stream/gemini`'s `streamToolCalls`
@@ -26,13 +28,18 @@ import { addInputApart } from "../usage.ts";
  */
 export class GeminiGrounding {
   /** The latest `{ groundingMetadata }` and `{ citationMetadata }`, by key. */
-  readonly #sources: { [key: string]: { [key: string]: JsonValue } } = {};
+  #sources: { [key: string]: { [key: string]: JsonValue } } = {};
 
-  /** A candidate of a chunk: the first candidate's metadata replaces what an earlier chunk gave. */
-  candidate(candidate: Record<string, unknown>, choice: number): void {
+  /**
+   * A candidate of a chunk: the first candidate's metadata replaces what an earlier chunk gave. Its
+   * `CONTINUATION` finish gives out what was kept (before the finish): a continuation read on
+   * (the Worker's) grounds its own text with its own.
+   */
+  candidate(candidate: Record<string, unknown>, choice: number, emit: Emit): void {
     if (choice !== 0) return;
     for (const key of ["groundingMetadata", "citationMetadata"])
       if (isRecord(candidate[key])) this.#sources[key] = { [key]: candidate[key] as JsonValue };
+    if (candidate["finishReason"] === "CONTINUATION") this.end(emit);
   }
 
   /**
@@ -44,8 +51,12 @@ export class GeminiGrounding {
     addInputApart(usage, "toolUsePromptTokenCount", "totalTokenCount");
   }
 
-  /** The response ended: what was kept goes out, each a `block` part. */
+  /**
+   * The response ended (or its request did: a `CONTINUATION` finish, after which a continuation's
+   * chunks give their own): what was kept goes out, each a `block` part, and is kept no more.
+   */
   end(emit: Emit): void {
     for (const block of Object.values(this.#sources)) emit({ type: "reasoning-part", part: { type: "block", block } });
+    this.#sources = {};
   }
 }

@@ -7,6 +7,7 @@
 // carry a token too (a checkpoint), the latest token is the one to resume from, and a finish that cannot be resumed
 // (any but CONTINUATION) drops it. Before, the finish said `length` and the token was lost: nothing could go on.
 // Provenance: BUILT BY HAND in those types' shapes (no recording of a CONTINUATION exists); the tokens are made up.
+import { GeminiGrounding } from "../../../src/gemini.ts";
 import { GeminiDecoder, type ProviderDelta, streamToolCalls, type ToolCallEvent } from "../../../src/index.ts";
 import { assertEquals, group } from "../../support/harness.ts";
 import { assertEventInvariants, assertFinished } from "../../support/invariants.ts";
@@ -85,5 +86,25 @@ group("Gemini: a long decode's continuationToken (finishReason CONTINUATION)", (
       [1, "b25lMg=="],
       [undefined, "emVybw=="],
     ]);
+  });
+
+  test("the grounding so far goes out before a CONTINUATION finish: a continuation's chunks (read by the same decoder) give their own", () => {
+    const deltas: ProviderDelta[] = [];
+    const decoder = new GeminiDecoder((delta) => deltas.push(delta), {}, new GeminiGrounding());
+    const grounded = (uri: string, extra: object) => ({
+      data: JSON.stringify(text(uri, { groundingMetadata: { groundingChunks: [{ web: { uri } }] }, ...extra })),
+    });
+    decoder.decode(grounded("a", { finishReason: "CONTINUATION", continuationToken: "Q2hrMQ==" }));
+    decoder.decode(grounded("b", { finishReason: "STOP" }));
+    decoder.end();
+    const kinds = deltas.flatMap((delta) =>
+      delta.type === "finish"
+        ? [delta.rawReason]
+        : delta.type === "reasoning-part" && delta.part.type === "block"
+          ? [JSON.stringify(delta.part.block)]
+          : [],
+    );
+    const block = (uri: string) => JSON.stringify({ groundingMetadata: { groundingChunks: [{ web: { uri } }] } });
+    assertEquals(kinds, [block("a"), "CONTINUATION", "STOP", block("b")]);
   });
 });
