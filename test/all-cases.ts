@@ -45,6 +45,7 @@ import "./providers/openai-responses/openai-responses-citations.cases.ts";
 import "./providers/bedrock/bedrock-next-turn.cases.ts";
 import "./providers/bedrock/bedrock-rules.cases.ts";
 import "./providers/bedrock/bedrock-server-tools.cases.ts";
+import "./providers/bedrock/bedrock-truncated-tail.cases.ts";
 import "./providers/bedrock/bedrock-converse-citations.cases.ts";
 import "./providers/bedrock/bedrock-invoke-citations.cases.ts";
 import "./providers/bedrock/bedrock-signature-bound.cases.ts";

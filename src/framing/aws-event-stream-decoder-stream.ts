@@ -27,8 +27,10 @@ const SMALLEST = PRELUDE + 4;
  *
  * A checksum that does not match, a length that is impossible or a header that runs past its
  * section errors the stream with a `ToolCallStreamError` of code `malformed-frame`; a message
- * longer than `maxEventLength` bytes with `event-too-large`; a body that ends inside a message with
- * `truncated-event`. Every message complete before the fault has been delivered.
+ * longer than `maxEventLength` bytes with `event-too-large`. Every message complete before the
+ * fault has been delivered. A body that ends inside a message gives it as `{ data: "", truncated:
+ * true }` (as the SSE framing gives a final event cut short), which the provider stage reports as a
+ * `truncated-event`: an answer whose stop came before (its usage cut off) still finishes.
  *
  * @example
  * ```ts
@@ -86,15 +88,14 @@ export class AwsEventStreamDecoder implements Framing {
     }
   }
 
-  /** The body ended: bytes of a message not complete are an error. */
+  /**
+   * The body ended: a message cut short is delivered as the SSE framing delivers a final event cut
+   * short, marked `truncated` (with no data: none of it can be checked), for the provider stage to
+   * report as a `truncated-event` while a finish before it stands.
+   */
   end(): void {
     if (this.#failure) throw this.#failure;
-    if (this.#filled > 0) {
-      throw (this.#failure = new ToolCallStreamError({
-        code: "truncated-event",
-        message: `The body ended inside an event-stream message (${this.#filled} bytes of it arrived).`,
-      }));
-    }
+    if (this.#filled > 0) this.#onMessage({ data: "", truncated: true });
   }
 
   #feed(chunk: Uint8Array): void {

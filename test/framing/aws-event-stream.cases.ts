@@ -170,9 +170,10 @@ group("AwsEventStreamDecoderStream", (test) => {
     assertEquals([messages.length, error?.code], [2, "event-too-large"]);
   });
 
-  test("bytes left over at the end are truncated-event; a body that ends between messages is not", () => {
-    assertEquals(frame([two.subarray(0, two.length - 3)]).error?.code, "truncated-event");
-    assertEquals(frame([two.subarray(0, 5)]).error?.code, "truncated-event");
+  test("bytes left over at the end are a last message marked truncated, with no data (as SSE's cut event); a body that ends between messages has none", () => {
+    const cut = { data: "", truncated: true };
+    assertEquals(frame([two.subarray(0, two.length - 3)]), { messages: [frame([two]).messages[0], cut] });
+    assertEquals(frame([two.subarray(0, 5)]), { messages: [cut] });
     assertEquals(frame([two]).error, undefined);
     assertEquals(frame([]).messages, []);
   });

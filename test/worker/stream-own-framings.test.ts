@@ -326,18 +326,25 @@ describe.skipIf(!recordingsAvailable)("POST /v1/stream: failures of Bedrock, Coh
     expect(events.at(-1)).toMatchObject({ type: "abort" });
   });
 
-  it("bedrock: a body cut inside a message ends with an error and an abort, never a hang", async () => {
+  it("bedrock: a body cut inside a message ends with an error, then an abort (a finish after messageStop), never a hang", async () => {
     const c = cases[0]!;
     const body = fixtureOf(c).body;
-    const upstream = new FakeUpstream({
-      kind: "sse",
-      chunks: [body.slice(0, body.length - 9)],
-      headers: { "content-type": c.contentType },
-    });
-    const { events } = await readSSE(await worker(upstream).call(requestOf(c), envOf(c)));
-    expect(events.some((e) => e.type === "tool-call")).toBe(true);
-    expect(events.at(-2)).toMatchObject({ type: "error" });
-    expect(events.at(-1)).toMatchObject({ type: "abort" });
+    const read = async (length: number) => {
+      const upstream = new FakeUpstream({
+        kind: "sse",
+        chunks: [body.slice(0, length)],
+        headers: { "content-type": c.contentType },
+      });
+      return (await readSSE(await worker(upstream).call(requestOf(c), envOf(c)))).events;
+    };
+    const half = await read(body.length >> 1);
+    expect(half.at(-2)).toMatchObject({ type: "error", error: { code: "truncated-event" } });
+    expect(half.at(-1)).toMatchObject({ type: "abort" });
+    // Inside the last frame (the metadata after messageStop): the answer was complete, as an SSE body cut there.
+    const tail = await read(body.length - 9);
+    expect(tail.some((e) => e.type === "tool-call")).toBe(true);
+    expect(tail.at(-2)).toMatchObject({ type: "error", error: { code: "truncated-event" } });
+    expect(tail.at(-1)).toMatchObject({ type: "finish" });
   });
 });
 

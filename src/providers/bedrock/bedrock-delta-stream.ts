@@ -99,6 +99,8 @@ export class BedrockDecoder implements ProviderDecoder {
   decode(message: FramedMessage): void {
     const type = message.headers?.[":message-type"];
     if (type === "exception" || type === "error") return this.#onException(message, type);
+    // The framing's last message cut short (a fault, said below): InvokeModel's held call goes out complete first.
+    if (message.truncated) this.end();
     // Only InvokeModel has chunks: each goes to its reader. Any other event (an SDK's exception member, a
     // type added later) goes to the Converse reader, which reports an exception and ignores the unknown.
     if (message.event === "chunk") {

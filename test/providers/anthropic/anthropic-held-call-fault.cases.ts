@@ -132,7 +132,7 @@ group("AnthropicDeltaStream: a fault after a held tool_use delivers it complete"
         cut,
         [
           ["error", "truncated-event"],
-          ["abort", "stream-failed", []],
+          ["abort", "input-ended", []],
         ],
       ],
       [new Uint8Array(), [["abort", "input-ended", []]]],
