@@ -186,6 +186,15 @@ describe("Gemini's CONTINUATION hops joined into one answer by the Worker", () =
     expect([read.text, read.finish, read.error]).toEqual(["It is sunny in Paris, more", "length", undefined]);
   });
 
+  it("a hop whose CONTINUATION is followed by a finish of its own (a malformed stream) is the last: one finish, no second request", async () => {
+    const cut = { chunks: [chunk([text("A")], { finishReason: "CONTINUATION", continuationToken: "tok-1" })] };
+    const stop = { chunks: [...cut.chunks, chunk([text("B")], { finishReason: "STOP" })] };
+    const fake = fakeGemini([stop, { chunks: [chunk([text(" C")], { finishReason: "STOP" })] }]);
+    const read = await readChatStream(openai(fake.clientFetch), { ...chatRequest, stream: true });
+    expect(fake.bodies.length).toBe(1);
+    expect([read.text, read.finish, read.error]).toEqual(["AB", "stop", undefined]);
+  });
+
   it("a hop that fails: what came before is delivered, then the stream's error, no finish", async () => {
     const fake = fakeGemini([THREE_HOPS[0]!, { status: 500 }]);
     const read = await readChatStream(openai(fake.clientFetch), { ...chatRequest, stream: true });

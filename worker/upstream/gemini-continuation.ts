@@ -69,10 +69,13 @@ export function continuingProtocol(protocol: ProviderProtocol, state: Continuati
           state.latest = delta.usage;
           if (state.before) return emit({ type: "usage", usage: summed(state.before, delta.usage) });
         } else if (delta.type === "text-delta" && !delta.choice && state.on) {
-          bytes += UTF8.encode(delta.text).length;
+          bytes += utf8Bytes(delta.text);
         } else if (delta.type === "reasoning-part" && delta.part.type === "block" && state.on) {
           // Each hop's grounding, merged into the answer's, which goes out at its end (as the decoder's came).
           if (holdGrounding(held, delta.part.block, from)) return;
+        } else if (delta.type === "finish" && !delta.continuationToken && !delta.choice) {
+          // A hop's own finish after a token it noted (a malformed stream): the answer ends, no hop after it.
+          state.token = undefined;
         } else if (delta.type === "finish" && delta.continuationToken && !delta.choice) {
           // The token a hop started with, again: no progress, the answer ends here (the SDK's rule).
           if (delta.continuationToken === state.from) {
@@ -100,6 +103,22 @@ export function continuingProtocol(protocol: ProviderProtocol, state: Continuati
 }
 
 const UTF8 = new TextEncoder();
+const NON_ASCII = /[^\0-\x7f]/;
+/** Reused by {@link utf8Bytes}: a delta's bytes counted without a new array per delta. */
+let scratch = new Uint8Array(1024);
+
+/**
+ * The UTF-8 length of a text delta: its length when it is ASCII (one native scan), else what
+ * `encodeInto` writes into a reused buffer (grown up to 64 KiB; a longer delta is encoded whole).
+ * Every delta of a streamed Gemini answer is counted, continued or not.
+ */
+function utf8Bytes(text: string): number {
+  if (!NON_ASCII.test(text)) return text.length;
+  const needed = text.length * 3;
+  if (needed > 65_536) return UTF8.encode(text).length;
+  if (scratch.length < needed) scratch = new Uint8Array(needed);
+  return UTF8.encodeInto(text, scratch).written;
+}
 
 const COUNTS = [
   "inputTokens",
