@@ -150,8 +150,11 @@ export function checkToolSchema(
       if (typeof ref !== "string") report(field("$ref"), "must be a string");
       else if (!ref.startsWith("#"))
         report(field("$ref"), "must be a local reference (#/$defs/...): remote ones are not followed");
-      else if (pointerTarget(schema, ref) === undefined) report(field("$ref"), "points to nothing in the schema");
-      else targets.push([pointerTarget(schema, ref), pointerTokens(ref)!.reduce((at, key) => at + segment(key), path)]);
+      else {
+        const target = pointerTarget(schema, ref);
+        if (target === undefined) report(field("$ref"), "points to nothing in the schema");
+        else targets.push([target, pointerTokens(ref)!.reduce((at, key) => at + segment(key), path)]);
+      }
     }
   };
   try {
