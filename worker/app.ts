@@ -1,5 +1,6 @@
 import type { Env } from "./env.ts";
-import { asHttpError, errorResponse } from "./response/json-error.ts";
+import { asHttpError, errorResponse, HttpError } from "./response/json-error.ts";
+import { corsOrigins, listedCorsHeaders } from "./http/cors.ts";
 import { healthzRoute } from "./http/healthz.ts";
 import { pageRoute } from "./page/route.ts";
 import { resumeRoute } from "./protocols/tool-call-events/resume-route.ts";
@@ -55,7 +56,7 @@ export function createFetchHandler(runtime: Runtime): (request: Request, env: En
       if (pathname === "/v1/ag-ui") return await agUIRoute(request, env, runtime);
       // The agent protocols: Anthropic Messages (Claude Code), OpenAI Responses (Codex).
       if (pathname === "/v1/messages") return await messagesRoute(request, env, runtime);
-      if (pathname === "/v1/messages/count_tokens") return countTokensRoute();
+      if (pathname === "/v1/messages/count_tokens") return countTokensRoute(request, env);
       if (pathname === "/v1/responses") return await responsesRoute(request, env, runtime);
       if (pathname.startsWith("/v1/responses/")) {
         const stored = await storedResponseRoute(request, env);
@@ -65,7 +66,11 @@ export function createFetchHandler(runtime: Runtime): (request: Request, env: En
       if (pathname === "/healthz") return healthzRoute(request);
       return pageRoute(request, ROUTES);
     } catch (error) {
-      return errorResponse(asHttpError(error));
+      // The routes without CORS checks of their own (the page, the health check, an unknown path)
+      // fail readable by a listed origin too: else its browser sees an opaque network error.
+      const failure = asHttpError(error);
+      const cors = listedCorsHeaders(request, corsOrigins(env));
+      return errorResponse(new HttpError(failure.status, failure.body, { ...cors, ...failure.headers }));
     }
   };
 }

@@ -51,6 +51,18 @@ export function corsHeaders(request: Request, allowList: readonly string[]): Rec
 
 const RETRY_HEADERS = "retry-after, retry-after-ms, x-should-retry";
 
+/**
+ * {@link corsHeaders} for an answer that is sent whatever the origin (an unknown path's 404, the
+ * page's 405): a listed origin's, none for another (nothing ran for it, so it is not refused either).
+ */
+export function listedCorsHeaders(request: Request, allowList: readonly string[]): Record<string, string> {
+  try {
+    return corsHeaders(request, allowList);
+  } catch {
+    return {};
+  }
+}
+
 /** `headers`' `access-control-expose-headers` list with `name` added, or `name` alone where it has none. */
 export function exposeAlso(headers: Readonly<Record<string, string>>, name: string): string {
   const list = headers["access-control-expose-headers"];

@@ -1,7 +1,8 @@
 import { noReadablePayload, tallyPayloads } from "../../services/payload-tally.ts";
 import { AnthropicMessagesEncoder, readAnthropicMessage } from "../../../src/index.ts";
 import type { Env } from "../../env.ts";
-import { HttpError } from "../../response/json-error.ts";
+import { asHttpError, HttpError } from "../../response/json-error.ts";
+import { corsHeaders, corsOrigins, preflightResponse } from "../../http/cors.ts";
 import type { Runtime } from "../../runtime.ts";
 import { openClientAnswer, openClientBatches } from "../../services/client-events.ts";
 import { providerNames } from "../../upstream/providers/index.ts";
@@ -96,12 +97,18 @@ export function messagesRoute(request: Request, env: Env, runtime: Runtime): Pro
   );
 }
 
-/** `POST /v1/messages/count_tokens`: not served, in Anthropic's shape (Claude Code then estimates). */
-export function countTokensRoute(): Response {
-  return anthropicErrorResponse(
-    new HttpError(404, {
-      code: "not_found",
-      message: "This Worker does not count tokens: /v1/messages/count_tokens is not served.",
-    }),
-  );
+/**
+ * `POST /v1/messages/count_tokens`: not served, a 404 in Anthropic's shape (Claude Code then
+ * estimates), with the CORS of `/v1/messages` (its preflight answered, its 404 readable by a listed origin).
+ */
+export function countTokensRoute(request: Request, env: Env): Response {
+  const origins = corsOrigins(env);
+  try {
+    const cors = corsHeaders(request, origins);
+    if (request.method === "OPTIONS") return preflightResponse(request, origins);
+    const message = "This Worker does not count tokens: /v1/messages/count_tokens is not served.";
+    return anthropicErrorResponse(new HttpError(404, { code: "not_found", message }, cors));
+  } catch (error) {
+    return anthropicErrorResponse(asHttpError(error));
+  }
 }
