@@ -102,3 +102,27 @@ function closers(text: string): string {
   }
   return (inString ? '"' : "") + open.reverse().join("");
 }
+
+/**
+ * Why a Responses response is `incomplete`, as OpenAI says it: a length stop's `max_output_tokens`
+ * (`max_messages` when OpenAI said that), a content filter's `content_filter`, OpenAI's `steered`
+ * (an `other` stop: the WebSocket mode's steering ended the answer at a safe boundary); none else.
+ *
+ * @example
+ * ```ts
+ * responsesIncomplete({ reason: "length", rawReason: "max_tokens" }); // "max_output_tokens"
+ * ```
+ */
+export function responsesIncomplete({
+  reason,
+  rawReason: raw,
+}: Pick<FinishEvent, "reason" | "rawReason">):
+  | "max_output_tokens"
+  | "max_messages"
+  | "content_filter"
+  | "steered"
+  | undefined {
+  if (reason === "length") return raw === "max_messages" ? raw : "max_output_tokens";
+  if (reason === "content-filter") return "content_filter";
+  return reason === "other" && raw === "steered" ? raw : undefined;
+}

@@ -20,7 +20,7 @@ import { responseSettings } from "./openai-response-settings.ts";
 import { phaseOf } from "../shared/values.ts";
 import { responsesModeration } from "./moderation.ts";
 import { isRefusal, openingPart, placeRefusal, refusalBlock, refusalOf, writeRefusal } from "./refusal.ts";
-import { cutCallError, finalArguments, holding } from "./cut-calls.ts";
+import { cutCallError, finalArguments, holding, responsesIncomplete } from "./cut-calls.ts";
 import { abortError, type EncodableEvent, FAILED_FINISH, resultOfSkipped, withdrawn } from "./protocol-encoder.ts";
 
 /**
@@ -250,10 +250,8 @@ export class OpenAIResponseEvents {
   #finish(event: FinishEvent): void {
     // Open Responses has no incomplete reason for an `other` stop (Gemini's OTHER): a call it cut fails the response.
     if (event.reason === "other" && this.#held.length > 0) return this.fail(cutCallError("other"));
-    const reason = event.reason;
-    const incomplete =
-      reason === "length" ? "max_output_tokens" : reason === "content-filter" ? "content_filter" : undefined;
-    this.#cut = incomplete !== undefined;
+    const incomplete = responsesIncomplete(event);
+    this.#cut = incomplete !== undefined && incomplete !== "steered"; // a steered answer's items are whole
     // Why the provider's classifiers declined (Anthropic's `stop_details`): a refusal content part, last.
     if (event.refusal?.explanation) placeRefusal(this.#blocks, event.refusal.explanation);
     this.#release();

@@ -227,8 +227,8 @@ export interface OpenAIResponse extends OpenAIResponseSettings {
   status: "in_progress" | "completed" | "incomplete" | "failed";
   /** Why it failed; `null` otherwise. */
   error: OpenAIResponsesError | null;
-  /** Why it is incomplete (a length or content-filter stop); `null` otherwise. */
-  incomplete_details: { reason: "max_output_tokens" | "content_filter" } | null;
+  /** Why it is incomplete (a length or content-filter stop, OpenAI's steering: openai-node 7's reasons); `null` otherwise. */
+  incomplete_details: { reason: "max_output_tokens" | "max_messages" | "content_filter" | "steered" } | null;
   /** The model named in the options. */
   model: string;
   /** Every item done, in order. */

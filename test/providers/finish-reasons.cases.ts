@@ -85,7 +85,7 @@ group("Finish reasons: each stage normalizes its own provider's values", (test) 
         type: "response.incomplete",
         response: { status: "incomplete", incomplete_details: { reason: "content_filter" } },
       }),
-      [["incomplete", "content-filter"]],
+      [["content_filter", "content-filter"]],
     );
     assertEquals(responses({ type: "response.failed", response: { status: "failed" } }), [["failed", "error"]]);
   });

@@ -290,9 +290,11 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     if (type === "response.failed" && isRecord(response["error"]))
       this.#emit(providerError(response["error"], "The provider reported that the response failed."));
     const status = nonEmptyString(response["status"]) ?? type.slice("response.".length);
-    const why = String((response["incomplete_details"] as Payload | null)?.["reason"]); // of an incomplete response
-    const reason = ownValue(RESPONSES_FINISH_REASONS, why) ?? ownValue(RESPONSES_FINISH_REASONS, status) ?? "other";
-    this.#emit({ type: "finish", rawReason: status, reason });
+    // An incomplete response's `incomplete_details.reason` says why: its raw reason, as Chat's finish_reason
+    // (one not in the table, OpenAI's `steered` or a later one, is `other`, not a limit's `length`).
+    const why = nonEmptyString((response["incomplete_details"] as Payload | null)?.["reason"]) ?? status;
+    const reason = ownValue(RESPONSES_FINISH_REASONS, why) ?? "other";
+    this.#emit({ type: "finish", rawReason: why, reason });
     this.#emit({ type: "done" });
   }
 }

@@ -116,7 +116,7 @@ group("OpenAIResponsesDeltaStream rules", (test) => {
       ])
     ).at(-1);
     assert(
-      incomplete?.type === "finish" && incomplete.reason === "length" && incomplete.rawReason === "incomplete",
+      incomplete?.type === "finish" && incomplete.reason === "length" && incomplete.rawReason === "max_output_tokens",
       "length",
     );
     const failed = await run([
