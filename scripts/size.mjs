@@ -94,14 +94,17 @@ export const BUDGET = {
   // + 16 in the continued-grounding round (2026-12-05): GeminiGrounding gives out what it kept at a
   // CONTINUATION finish, so that the Worker's continuation (one decoder over all its requests)
   // gets each request's grounding, whose indexes count that request's own text: Gemini's 7,234 -> 7,251 B.
-  chain: 7 * KiB + 24 + 48 + 16,
+  // + 16 in the late-provider-error round (2026-12-05): a provider's error fails the turn's finish
+  // (reason `error`, a refusal aside), even one after its finish reason, so that no tool loop goes on
+  // from a turn the provider reported failed: 9 to 16 B in every chain (Gemini's 7,250 -> 7,266 B).
+  chain: 7 * KiB + 24 + 48 + 16 + 16,
   // Raised from 7.25 KiB in issue 34: the accumulator's hook for OpenAI's parallel wrapper (a
   // wrapper call held, then replaced by the calls it names; the plug-in, parallel-wrapper.ts, comes
   // only with tools): 24 B in every chain, OpenAI Chat's 7,418 -> 7,442 B (ef71ade had 6 B left).
   // Issue 34's held finish (`heldFinish`: a finish after calls that does not say they are the
   // reason waits until it proves final) costs 109 B; it fits since the object writer became a
   // plug-in (7,468 B).
-  openaiChain: 7.625 * KiB + 48 + 8, // + 48: moderation results, + 8: `continuationToken` (see `chain`): 7,847 -> 7,857 B
+  openaiChain: 7.625 * KiB + 48 + 8 + 8, // + 8: a provider's error fails the finish (see `chain`): 7,856 -> 7,869 B; + 48: moderation results, + 8: `continuationToken` (see `chain`): 7,847 -> 7,857 B
   // + 32 (2026-12-05): a message of its own for a second message spliced into the open one (a retry
   // an intermediary wrote into the body), where the default said the provider reported an error, which
   // it did not: 7,683 -> 7,721 B (Bedrock's, which reads InvokeModel with the decoder, 9,216 -> 9,253).
@@ -110,7 +113,7 @@ export const BUDGET = {
   // arrives, before the error (it was discarded: a fault withdraws nothing); 4 B of it saved by
   // dropping a block's `streamed` flag: 7,729 -> 7,753 B. Bedrock's + 32: it reads InvokeModel with
   // the decoder, now asked for the held call at the end and before an exception: 9,261 -> 9,294 B.
-  anthropicChain: 7.5 * KiB + 16 + 32 + 8 + 24, // + 16: moderation results, + 8: `continuationToken` (see `chain`): 7,721 -> 7,729 B
+  anthropicChain: 7.5 * KiB + 16 + 32 + 8 + 24 + 8, // + 8: a provider's error fails the finish (see `chain`): 7,753 -> 7,762 B; + 16: moderation results, + 8: `continuationToken` (see `chain`): 7,721 -> 7,729 B
   // Raised from 8 KiB in issue 34: the tools OpenAI runs itself (web search, code interpreter,
   // image generation, file search) reported as provider-executed calls, a code interpreter's code
   // streamed as its input (in ResponsesBuiltInCalls, which the stage brings): 8,073 -> 8,232 B.
@@ -119,7 +122,7 @@ export const BUDGET = {
   // a refusal's deltas kept until its `.done`, given at its item's, the response's or the input's
   // end when `.done` never came, so that a stream cut before `.done` keeps the refusal it streamed,
   // as it keeps its text ("nothing lost before a fault"): 8,703 -> 8,778 B.
-  responsesChain: 8.5 * KiB + 80 + 32 + 8, // + 32: moderation results, + 8: `continuationToken` (see `chain`): 8,809 -> 8,817 B
+  responsesChain: 8.5 * KiB + 80 + 32 + 8 + 16, // + 16: a provider's error fails the finish (see `chain`): 8,818 -> 8,833 B; + 32: moderation results, + 8: `continuationToken` (see `chain`): 8,809 -> 8,817 B
   // Raised from 8.25 KiB in issue 34: Claude on Bedrock reads with the Anthropic decoder, which keeps
   // server tools' results and their calls' blocks for the next turn (8,367 -> 8,472 B). Then 8.875
   // KiB, still in issue 34: Converse's own server tools' results (Amazon Nova's system tools, a
@@ -127,7 +130,7 @@ export const BUDGET = {
   // saved in the InvokeModel chunks' base64 (streamToolCalls for Bedrock 10,155 -> 10,193 B).
   // Then 9 KiB, still in issue 34: that result's deltas bounded by maxArgumentsLength, as a call's
   // arguments are (a review found them unbounded): 9,024 -> 9,088 B.
-  bedrockChain: 9 * KiB + 16 + 32 + 32, // + 16: moderation results (see `chain`); + 32, + 32: see `anthropicChain`
+  bedrockChain: 9 * KiB + 16 + 32 + 32 + 16, // + 16: a provider's error fails the finish (see `chain`): 9,288 -> 9,303 B; + 16: moderation results (see `chain`); + 32, + 32: see `anthropicChain`
   // Gemini Interactions: its built-in tools' steps as provider-executed calls with their results
   // (gemini-interactions-server-steps.ts, issue 34): 7,087 -> 7,741 B.
   interactionsChain: 7.75 * KiB,
@@ -174,7 +177,7 @@ export const BUDGET = {
   // + 8 B in the moderation-results round (see `chain`): OpenAI Responses' 10,207 -> 10,242.
   // + 32 B in the continuation round (see `chain`): Gemini's 10,226 -> 10,275 (a long decode's
   // `continuationToken`), the others 8 to 10 B each for the accumulator's key (Anthropic's 10,239 -> 10,248).
-  streamToolCalls: 10 * KiB + 8 + 32,
+  streamToolCalls: 10 * KiB + 8 + 32 + 16, // + 16: a provider's error fails the finish (see `chain`): Gemini's 10,277 -> 10,294 B
 };
 
 /** The JSON Schema plug-in as a user passes it to `streamToolCalls`: `jsonSchema`, from `tool-call-stream/schema`. */

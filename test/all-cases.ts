@@ -97,6 +97,7 @@ import "./accumulate/accumulator-snapshot.cases.ts";
 import "./accumulate/turn-blocks.cases.ts";
 import "./accumulate/cut-calls.cases.ts";
 import "./accumulate/finish-delta.cases.ts";
+import "./accumulate/late-provider-error.cases.ts";
 import "./accumulate/validate-tool-calls.cases.ts";
 import "./accumulate/early-validation.cases.ts";
 // Pipeline: the whole chain in one call.

@@ -147,9 +147,8 @@ export class ToolCallAccumulatorCore {
         code: "too-many-tool-calls",
         message: "The response has more tool calls than the limit allows.",
       });
-    // A whole call resent as one final summary fragment is dropped: only possible when the text so
-    // far is one closed JSON value and the fragment repeats it exactly. A genuine fragment can never
-    // match that, since anything appended to a closed value other than white space is invalid.
+    // A whole call resent as one final summary fragment is dropped: only when the text so far is one closed JSON
+    // value and the fragment repeats it exactly (a genuine fragment cannot: nothing but white space may follow it).
     const fragment = call.args.isClosedValue && delta.argumentsDelta === call.args.text ? "" : delta.argumentsDelta;
     if (fragment) {
       const max = this.#options.maxArgumentsLength ?? DEFAULT_MAX_ARGUMENTS_LENGTH;
@@ -278,16 +277,17 @@ export class ToolCallAccumulatorCore {
     this.#completeAll();
     const s = this.#s;
     s.closed = true;
-    const { finishSeen: _f, providerErrorSeen: _p, closed: _c, order: _o, reason = "other", ...fields } = s;
+    const { finishSeen: _f, providerErrorSeen: failed, closed: _c, order: _o, reason: given = "other", ...fields } = s;
     fields.toolCalls.sort(byIndex);
     fields.invalidToolCalls.sort(byIndex);
     // `tool-calls`: calls to answer; a normal stop with complete calls is one (OpenAI's `stop` for a forced function,
     // Gemini's `STOP`), and an end with no finish (`[DONE]`) unless a value was cut short (`invalid-json`: a gateway
-    // cut it; a whole call the tools refuse is the model's). `turnBlocks` tells apart calls the provider ran.
+    // cut it). `turnBlocks` tells calls the provider ran apart. A provider's error fails a turn not refused, even after.
     const answer =
       fields.toolCalls.some((call) => !call.providerExecuted) &&
-      (!s.reason ? !s.invalidToolCalls.some((call) => call.error.code === "invalid-json") : reason === "stop");
-    const event: FinishEvent = { type: "finish", reason: answer ? "tool-calls" : reason, ...fields };
+      (!s.reason ? !s.invalidToolCalls.some((call) => call.error.code === "invalid-json") : given === "stop");
+    const reason = failed && given !== "content-filter" ? "error" : answer ? "tool-calls" : given;
+    const event: FinishEvent = { type: "finish", reason, ...fields };
     this.#options.turnBlocks?.finish(s, event);
     this.#enqueue(event);
   }

@@ -39,7 +39,9 @@ export interface Usage {
  * it is, with no new user message, and it continues (`runToolLoop` does). `approval`: the provider
  * waits for the application to approve or deny calls it would run itself (OpenAI Responses
  * `mcp_approval_request`, listed in the finish's `approvalRequests`); send the turn back with an
- * answer to each (`runToolLoop` stops there, as only the application can decide).
+ * answer to each (`runToolLoop` stops there, as only the application can decide). `error`: the
+ * provider ended the turn failed, or reported an error in it, even after its own finish reason (a
+ * refusal keeps `content-filter`); `runToolLoop` does not go on from it.
  */
 export type FinishReason =
   | "stop"

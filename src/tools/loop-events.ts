@@ -23,7 +23,8 @@ export type LoopFinishReason =
   | "max-steps"
   /**
    * A step's stream ended with an `abort` (input ended, failed, limit exceeded, provider error),
-   * or with a `finish` of reason `error` (the provider ended the turn failed).
+   * or with a `finish` of reason `error` (the provider ended the turn failed, or sent an error in
+   * it, even after its finish reason).
    */
   | "aborted"
   /** The `call` for a step threw or rejected. */
