@@ -177,7 +177,10 @@ export const BUDGET = {
   // + 8 B in the moderation-results round (see `chain`): OpenAI Responses' 10,207 -> 10,242.
   // + 32 B in the continuation round (see `chain`): Gemini's 10,226 -> 10,275 (a long decode's
   // `continuationToken`), the others 8 to 10 B each for the accumulator's key (Anthropic's 10,239 -> 10,248).
-  streamToolCalls: 10 * KiB + 8 + 32 + 16, // + 16: a provider's error fails the finish (see `chain`): Gemini's 10,277 -> 10,294 B
+  // + 8 B in the repair-paths round (2026-12-05): the call's error is one verdict on both paths (the
+  // repair's, else the parser's or the scan's: one failure field, not two offsets) and the repair is
+  // given `maxDepth`: Gemini's 10,277 -> 10,284, the others 3 to 9 B each (the core chains 0 to 1 B).
+  streamToolCalls: 10 * KiB + 8 + 32 + 16 + 8, // + 16: a provider's error fails the finish (see `chain`): Gemini's 10,277 -> 10,294 B
 };
 
 /** The JSON Schema plug-in as a user passes it to `streamToolCalls`: `jsonSchema`, from `tool-call-stream/schema`. */

@@ -78,6 +78,7 @@ import "./providers/reasoning-request.cases.ts";
 import "./json/incremental-json-parser.cases.ts";
 import "./json/json-repair-and-schema.cases.ts";
 import "./json/json-repair-paths.cases.ts";
+import "./json/json-repair-differential.cases.ts";
 import "./schema/standard-schema.cases.ts";
 import "./schema/tool-schema.cases.ts";
 import "./schema/bounded-reports.cases.ts";

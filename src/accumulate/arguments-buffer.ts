@@ -1,4 +1,4 @@
-import type { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
+import type { IncrementalJsonParser, JsonParseFailure } from "../json/incremental-json-parser.ts";
 import type { RepairResult } from "../json/json-repair.ts";
 import type { StreamErrorInfo } from "../shared/errors.ts";
 import type { JsonRepair, JsonValue } from "../shared/json.ts";
@@ -77,8 +77,8 @@ export class ArgumentsBuffer {
   #escaped = false;
   #opened = false;
   #closed = false;
-  #trailingAt = -1;
-  #tooDeepAt = -1;
+  /** The scan's first failure: nesting past the limit, else anything but white space after the value. */
+  #failed: JsonParseFailure | undefined;
 
   /** Creates an empty buffer. */
   constructor(options: ArgumentsBufferOptions = {}) {
@@ -100,7 +100,7 @@ export class ArgumentsBuffer {
   /** True when the text so far is exactly one closed JSON value (plus white space). */
   get isClosedValue(): boolean {
     if (this.#parser) return this.#parser.isComplete;
-    return this.#closed && this.#trailingAt < 0 && this.#tooDeepAt < 0;
+    return this.#closed && !this.#failed;
   }
 
   /**
@@ -123,8 +123,8 @@ export class ArgumentsBuffer {
     if (this.#parser) return this.#parser.feed(fragment);
     let i = this.#closed ? 0 : this.#scan(fragment, start);
     // After the value closed, only the first character that is not white space matters.
-    for (; this.#trailingAt < 0 && i < fragment.length; i++) {
-      if (!isSpace(fragment.charCodeAt(i))) this.#trailingAt = start + i;
+    for (; !this.#failed && i < fragment.length; i++) {
+      if (!isSpace(fragment.charCodeAt(i))) this.#failed = { reason: "trailing-data", offset: start + i };
     }
   }
 
@@ -135,9 +135,9 @@ export class ArgumentsBuffer {
 
   /**
    * Parses the whole text once the call has completed: empty or white space is `{}` (unless `cut`);
-   * nesting past the limit is `too-deep`; otherwise invalid JSON is repaired when allowed, else
-   * bytes after a closed value are `trailing-data`, and anything else an `invalid-json` error with
-   * the offset where it failed.
+   * otherwise invalid JSON is repaired when allowed (never past `maxDepth`), else it fails where the
+   * parser stops: nesting past the limit is `too-deep`, bytes after a closed value `trailing-data`,
+   * anything else `invalid-json`, with the offset where it failed when known.
    */
   parse(options: ParseOptions): ArgumentsResult {
     const text = this.text;
@@ -146,13 +146,8 @@ export class ArgumentsBuffer {
     if (text.trim() === "" && !options.cut) return { ok: true, value: {} };
     const parser = this.#parser;
     if (parser?.end()) return { ok: true, value: parser.value! };
-    const failed = parser?.failure;
-    const trailingAt = parser ? (failed?.reason === "trailing-data" ? failed.offset : -1) : this.#trailingAt;
-    const tooDeepAt = parser ? (failed?.reason === "too-deep" ? failed.offset : -1) : this.#tooDeepAt;
-    // Too deep first, as the parser finds it first: the repair never goes past the limit.
-    if (tooDeepAt >= 0) return failure("too-deep", `nest deeper than ${this.#maxDepth} levels`, tooDeepAt);
     let reason = "";
-    if (!parser) {
+    if (!parser && this.#failed?.reason !== "too-deep") {
       try {
         return { ok: true, value: JSON.parse(text) as JsonValue };
       } catch (error) {
@@ -161,14 +156,23 @@ export class ArgumentsBuffer {
       }
     }
     // Bytes after a closed value are repaired too: the scan knows only `"` strings, so a code fence
-    // around the value, or a `}` in a single-quoted string, looks like a value closed early. The
-    // parser knows where the text stopped being JSON; without it, the repair plug-in does.
-    const repaired = options.repair ? options.repair(text, options) : undefined;
+    // around the value, or a `}` in a single-quoted string, looks like a value closed early.
+    const repaired = options.repair ? options.repair(text, { ...options, maxDepth: this.#maxDepth }) : undefined;
     if (repaired?.ok) return repaired;
-    if (trailingAt >= 0) return failure("trailing-data", "continue after a complete JSON value", trailingAt);
-    const position = parser ? (failed?.offset ?? text.length) : repaired?.position;
-    // With a position, the message says where; without one, what `JSON.parse` said.
-    return failure("invalid-json", `are not valid JSON${position === undefined ? reason : ""}`, position);
+    // One verdict on both paths: the repair's (the parser's own, of the text or the repaired text), else the parser's or the scan's.
+    const { reason: code = "invalid-json", offset = parser ? text.length : repaired?.position } = repaired?.code
+      ? { reason: repaired.code, offset: repaired.position }
+      : ((parser ? parser.failure : this.#failed) ?? {});
+    return failure(
+      code,
+      code === "too-deep"
+        ? `nest deeper than ${this.#maxDepth} levels`
+        : code === "trailing-data"
+          ? "continue after a complete JSON value"
+          : // With a position, the message says where; without one, what `JSON.parse` said.
+            `are not valid JSON${offset === undefined ? reason : ""}`,
+      offset,
+    );
   }
 
   /**
@@ -191,7 +195,7 @@ export class ArgumentsBuffer {
         inString = opened;
       } else if (code === 0x7b || code === 0x5b) {
         opened = true;
-        if (++depth > this.#maxDepth && this.#tooDeepAt < 0) this.#tooDeepAt = start + i;
+        if (++depth > this.#maxDepth) this.#failed ??= { reason: "too-deep", offset: start + i };
       } else if ((code === 0x7d || code === 0x5d) && opened && --depth === 0) {
         this.#closed = true;
         i++;
@@ -209,8 +213,15 @@ export class ArgumentsBuffer {
 /** How many fragments are joined at once (see `ArgumentsBuffer.append`). */
 const JOIN_EVERY = 64;
 
-/** Repairs invalid JSON at completion: the signature of `repairJson`, which is the one to pass. */
-export type Repair = (text: string, options: { closeTruncated: boolean }) => RepairResult;
+/**
+ * Repairs invalid JSON at completion: the signature of `repairJson`, which is the one to pass. It
+ * is given the accumulator's `maxDepth`, and its verdict on what it cannot repair (`code` and
+ * `position`) is the call's error.
+ */
+export type Repair = (
+  text: string,
+  options: { closeTruncated: boolean; maxDepth?: number | undefined },
+) => RepairResult;
 
 /** An error about the arguments; the message says where when the position is known. */
 function failure(

@@ -1,4 +1,12 @@
-import { isWordChar, LITERALS, Mode, NUMBER, numberFailureOffset, wordModeOf } from "./json-grammar.ts";
+import {
+  isWordChar,
+  type JsonParseFailure,
+  LITERALS,
+  Mode,
+  NUMBER,
+  numberFailureOffset,
+  wordModeOf,
+} from "./json-grammar.ts";
 
 const LITERAL_NAMES = Object.keys(LITERALS);
 
@@ -25,12 +33,29 @@ const DONE = 4;
  * ```
  */
 export function jsonErrorPosition(text: string): number {
+  return jsonFailure(text, Number.POSITIVE_INFINITY, false)?.offset ?? text.length;
+}
+
+/**
+ * Why and where `text` is not one JSON value nested at most `maxDepth` deep, as
+ * `IncrementalJsonParser` says once fed the whole text (and, when `ended`, told of its end: a
+ * value cut short is then `invalid-json` at the text's length); `undefined` when it is one (or,
+ * not `ended`, merely cut short). The verdict of the repair on what it cannot repair.
+ *
+ * @example
+ * ```ts
+ * jsonFailure('{"a": 1} x', 64, true); // { reason: "trailing-data", offset: 9 }
+ * jsonFailure("[[1]]", 1, true); // { reason: "too-deep", offset: 1 }
+ * ```
+ */
+export function jsonFailure(text: string, maxDepth: number, ended: boolean): JsonParseFailure | undefined {
   /** The containers open: `}` for an object, `]` for an array. */
   const open: string[] = [];
   let mode = VALUE;
   /** The innermost container was just opened: it may close at once. */
   let empty = false;
   let i = 0;
+  const invalid = (offset: number): JsonParseFailure => ({ reason: "invalid-json", offset });
   while (i < text.length) {
     const char = text[i]!;
     if (char === " " || char === "\n" || char === "\r" || char === "\t") {
@@ -38,9 +63,9 @@ export function jsonErrorPosition(text: string): number {
       continue;
     }
     const close = open[open.length - 1];
-    if (mode === DONE) return i;
+    if (mode === DONE) return { reason: "trailing-data", offset: i };
     if (mode === COLON) {
-      if (char !== ":") return i;
+      if (char !== ":") return invalid(i);
       mode = VALUE;
       i++;
       continue;
@@ -49,22 +74,22 @@ export function jsonErrorPosition(text: string): number {
       if (char === close) {
         open.pop();
         mode = open.length === 0 ? DONE : AFTER;
-        empty = false;
       } else if (char === ",") mode = close === "}" ? KEY : VALUE;
-      else return i;
+      else return invalid(i);
       empty = false;
       i++;
       continue;
     }
     if (char === '"') {
       i = stringEnd(text, i + 1);
-      if (i < 0) return ~i;
+      if (i < 0) return invalid(~i);
       mode = mode === KEY ? COLON : open.length === 0 ? DONE : AFTER;
       empty = false;
       continue;
     }
-    if (mode === KEY) return i;
+    if (mode === KEY) return invalid(i);
     if (char === "{" || char === "[") {
+      if (open.length >= maxDepth) return { reason: "too-deep", offset: i };
       open.push(char === "{" ? "}" : "]");
       mode = char === "{" ? KEY : VALUE;
       empty = true;
@@ -73,19 +98,19 @@ export function jsonErrorPosition(text: string): number {
     }
     // A number or a literal: it runs to the first character that cannot continue one.
     const wordMode = wordModeOf(text.charCodeAt(i));
-    if (wordMode === undefined) return i;
+    if (wordMode === undefined) return invalid(i);
     const end = wordEnd(text, i);
     const word = text.slice(i, end);
-    if (wordMode === Mode.Literal) {
-      if (!LITERAL_NAMES.some((literal) => literal.startsWith(word))) return i;
-      if (end < text.length && !LITERAL_NAMES.includes(word)) return end;
-    } else if (end < text.length && !NUMBER.test(word)) return numberFailureOffset(word, end);
-    if (end === text.length) return end;
+    const whole = wordMode === Mode.Literal ? LITERAL_NAMES.includes(word) : NUMBER.test(word);
+    if (wordMode === Mode.Literal && !LITERAL_NAMES.some((literal) => literal.startsWith(word))) return invalid(i);
+    // At the end a word may go on, unless the text has ended at the top level, where it ends too.
+    if (end === text.length && !(ended && open.length === 0)) break;
+    if (!whole) return invalid(wordMode === Mode.Literal ? end : numberFailureOffset(word, end));
     mode = open.length === 0 ? DONE : AFTER;
     empty = false;
     i = end;
   }
-  return text.length;
+  return mode === DONE || !ended ? undefined : invalid(text.length);
 }
 
 /**

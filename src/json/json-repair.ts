@@ -1,25 +1,31 @@
 import type { JsonRepair, JsonValue } from "../shared/json.ts";
 import { ownValue } from "../shared/values.ts";
-import { jsonErrorPosition } from "./json-error-position.ts";
+import { jsonFailure } from "./json-error-position.ts";
+import type { JsonParseFailure } from "./json-grammar.ts";
 
 export type { JsonRepair };
 
 /**
  * The outcome of {@link repairJson}: the value and what was fixed, or, when nothing could be
- * saved, the offset where the original text stops being JSON (its length when it is cut short).
+ * saved, why (`code`) and where (`position`): `too-deep` at the first bracket past `maxDepth` when
+ * the repaired text is JSON up to there, else where the original text stops being JSON, as
+ * `IncrementalJsonParser` says (`trailing-data` after a whole value, else `invalid-json`, at the
+ * text's length when it is cut short).
  */
-export type RepairResult = { ok: true; value: JsonValue; repairs: JsonRepair[] } | { ok: false; position?: number };
+export type RepairResult =
+  | { ok: true; value: JsonValue; repairs: JsonRepair[] }
+  | { ok: false; position?: number; code?: JsonParseFailure["reason"] };
 
 const PYTHON: Record<string, string> = { True: "true", False: "false", None: "null" };
-/** Deepest nesting a repair gives back (the accumulator's default `maxDepth`): deeper text is not repaired. */
-const MAX_DEPTH = 64;
 
 /**
- * Repairs the mistakes models make in tool arguments: a markdown code fence around the JSON,
+ * Repairs the mistakes models make in tool arguments: a markdown code fence around the JSON (or
+ * only before it, never closed),
  * Python's `True`/`False`/`None`, single-quoted strings and keys, unquoted keys, trailing commas,
  * and (only when `closeTruncated`, i.e. the provider finished normally) a value cut short, closed
  * at the end. One pass over the text plus one `JSON.parse` (so hostile keys stay ordinary own
- * properties), of text nested at most 64 deep.
+ * properties), of text nested at most `maxDepth` deep (64 unless given: the accumulator gives its
+ * own), never deeper.
  *
  * It is the `repair` plug-in of `ToolCallAccumulator`/`ToolCallAccumulatorStream` (on by default
  * in `streamToolCalls`), which also reports its `position` for arguments it cannot repair.
@@ -30,43 +36,81 @@ const MAX_DEPTH = 64;
  * // { ok: true, value: { city: "Paris", exact: true }, repairs: ["single-quotes", "python-literals", "trailing-commas"] }
  * ```
  */
-export function repairJson(text: string, options: { closeTruncated: boolean }): RepairResult {
+export function repairJson(
+  text: string,
+  options: { closeTruncated: boolean; maxDepth?: number | undefined },
+): RepairResult {
+  const maxDepth = options.maxDepth ?? 64;
   const repairs = new Set<JsonRepair>();
-  const fenced = unfenced(text);
-  if (fenced !== undefined) repairs.add("code-fence");
-  const rewritten = rewrite(fenced ?? text, repairs, options.closeTruncated);
+  const [body, start] = unfenced(text) ?? [text, 0];
+  if (body !== text) repairs.add("code-fence");
+  const rewritten = rewrite(body, repairs, options.closeTruncated, maxDepth);
+  // Where the repaired text, JSON up to there, goes past the limit or on after its value: why it is not repaired.
+  if (typeof rewritten === "object") return { ok: false, code: rewritten.reason, position: rewritten.offset + start };
   if (rewritten !== undefined && repairs.size > 0) {
     try {
       return { ok: true, value: JSON.parse(rewritten) as JsonValue, repairs: [...repairs] };
     } catch {
-      // not repaired: the position of the original text's error below
+      // not repaired: the original text's error below
     }
   }
-  return { ok: false, position: jsonErrorPosition(text) };
+  return unrepaired(text, maxDepth);
+}
+
+/**
+ * What cannot be repaired: where and why the original text stops being JSON, as the parser says
+ * (its length when it is cut short). `repair: false` of the main entry gives this alone.
+ *
+ * @example
+ * ```ts
+ * unrepaired('{"a": 1} x', 64); // { ok: false, code: "trailing-data", position: 9 }
+ * ```
+ */
+export function unrepaired(text: string, maxDepth: number): RepairResult {
+  const failure = jsonFailure(text, maxDepth, true);
+  return { ok: false, code: failure?.reason ?? "invalid-json", position: failure?.offset ?? text.length };
 }
 
 /**
  * The text inside a markdown code fence (```` ```json ... ``` ````, the language and the white space
- * around the body left out), undefined when it is not one. Scanned, not matched by a pattern: a
- * lazy body before white space and a closing fence backtracks on long runs of white space (10 KB
- * of spaces took minutes), and this text is the model's.
+ * around the body left out) and its offset in `text`, undefined when it does not open with one. A
+ * fence never closed (the model stopped after the value) holds the rest of the text. Scanned, not
+ * matched by a pattern: a lazy body before white space and a closing fence backtracks on long
+ * runs of white space (10 KB of spaces took minutes), and this text is the model's.
  */
-function unfenced(text: string): string | undefined {
-  const trimmed = text.trim();
-  if (trimmed.length < 6 || !trimmed.startsWith("```") || !trimmed.endsWith("```")) return undefined;
-  const inner = trimmed.slice(3, -3);
-  let at = 0;
-  while (at < inner.length && /[a-zA-Z]/.test(inner[at]!)) at++;
-  return inner.slice(at).trim();
+function unfenced(text: string): [string, number] | undefined {
+  let at = text.length - text.trimStart().length;
+  if (!text.startsWith("```", at)) return undefined;
+  at += 3;
+  while (at < text.length && /[a-zA-Z]/.test(text[at]!)) at++;
+  let body = text.slice(at).trimEnd();
+  if (body.endsWith("```")) body = body.slice(0, -3);
+  const inner = body.trimStart();
+  return [inner.trimEnd(), at + body.length - inner.length];
 }
 
-/** One pass that rewrites outside strings and converts single-quoted strings; `undefined` when cut short and not allowed to close. */
-function rewrite(text: string, repairs: Set<JsonRepair>, closeTruncated: boolean): string | undefined {
+/**
+ * One pass that rewrites outside strings and converts single-quoted strings; `undefined` when cut
+ * short and not allowed to close. It stops at a bracket past `maxDepth` and at anything but white
+ * space after the value: where the parser stops too (`too-deep`, `trailing-data`) when the text
+ * rewritten so far is JSON up to there, else `undefined`.
+ */
+function rewrite(
+  text: string,
+  repairs: Set<JsonRepair>,
+  closeTruncated: boolean,
+  maxDepth: number,
+): string | JsonParseFailure | undefined {
   let out = "";
   const open: string[] = []; // closing brackets still owed
+  let closed = false;
   let i = 0;
+  /** The parser's failure here, when the text so far (and `end`) is JSON. */
+  const stop = (reason: JsonParseFailure["reason"], end: string): JsonParseFailure | undefined =>
+    jsonFailure(out + end, maxDepth, true) ? undefined : { reason, offset: i };
   while (i < text.length) {
     const char = text[i]!;
+    if (closed && !" \n\r\t".includes(char)) return stop("trailing-data", "");
     if (char === '"' || char === "'") {
       const end = stringEnd(text, i);
       if (char === "'") repairs.add("single-quotes");
@@ -97,9 +141,13 @@ function rewrite(text: string, repairs: Set<JsonRepair>, closeTruncated: boolean
       continue;
     }
     if (char === "{" || char === "[") {
-      if (open.push(char === "{" ? "}" : "]") > MAX_DEPTH) return undefined;
-    } else if (char === "}" || char === "]") open.pop();
-    else if (char === "," && /^\s*[}\]]/.test(text.slice(i + 1, i + 1 + 64))) {
+      // A value in its place and what is open closed: JSON so far, the parser stops here too.
+      if (open.length >= maxDepth) return stop("too-deep", `null${[...open].reverse().join("")}`);
+      open.push(char === "{" ? "}" : "]");
+    } else if (char === "}" || char === "]") {
+      open.pop();
+      closed = open.length === 0;
+    } else if (char === "," && /^\s*[}\]]/.test(text.slice(i + 1, i + 1 + 64))) {
       repairs.add("trailing-commas");
       i++;
       continue;

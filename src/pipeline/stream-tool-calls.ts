@@ -6,8 +6,7 @@ import { blocksOf, turnBlocks } from "../shared/turn-blocks.ts";
 import { validateToolCalls } from "../accumulate/validate-tool-calls.ts";
 import { parallelUnwrapper } from "../accumulate/parallel-wrapper.ts";
 import { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
-import { jsonErrorPosition } from "../json/json-error-position.ts";
-import { repairJson } from "../json/json-repair.ts";
+import { repairJson, unrepaired } from "../json/json-repair.ts";
 import { DetectingFraming } from "../framing/framing-detect-stream.ts";
 import { SSEDecoder } from "../framing/sse-decoder-stream.ts";
 import { SseOrNdjsonFraming } from "../framing/text-framing.ts";
@@ -170,8 +169,8 @@ function framingOf(protocol: ProviderProtocol, provider: Provider | ProviderProt
   );
 }
 
-/** `repair: false` of the main entry: nothing repaired, the position of the error still given. */
-const positionOnly: Repair = (text) => ({ ok: false, position: jsonErrorPosition(text) });
+/** `repair: false` of the main entry: nothing repaired, where and why the text is not JSON still given. */
+const positionOnly: Repair = (text, options) => unrepaired(text, options.maxDepth ?? 64);
 
 /**
  * The main entry's options with the plug-ins it bundles: `partialArguments: true` is the

@@ -92,7 +92,11 @@ group("JSON repair", (test) => {
       value: { a: [1, "tw"] },
       repairs: ["truncated"],
     });
-    assertEquals(repairJson('{"a": [1, "tw', { closeTruncated: false }), { ok: false, position: 13 });
+    assertEquals(repairJson('{"a": [1, "tw', { closeTruncated: false }), {
+      ok: false,
+      code: "invalid-json",
+      position: 13,
+    });
   });
 
   test("the accumulator reports repairs on the tool-call", async () => {

@@ -111,17 +111,63 @@ group("JSON repair on the accumulator path", (test) => {
 
   test("without repair a fenced argument stays invalid, its raw text kept", async () => {
     const args = '```json\n{"city": "Paris"}\n```';
-    for (const call of [await final(chunked(args, [4, 12]), { repair: false }), await accumulated([args], false)]) {
+    // Not JSON from its first character, as the parser says: no value was closed before it.
+    for (const partialArguments of [false, true]) {
+      const call = await final(chunked(args, [4, 12]), { repair: false, partialArguments });
       assert(call?.type === "invalid-tool-call", "invalid");
-      assertEquals([call.error.code, call.error.position, call.rawArguments], ["trailing-data", 26, args]);
+      assertEquals([call.error.code, call.error.position, call.rawArguments], ["invalid-json", 0, args]);
+    }
+  });
+
+  test("a fence the model never closed is repaired as a closed one is; a value cut short in it only after a normal finish", async () => {
+    for (const args of ['```json\n{"city": "Paris"}', '```json\n{"city": "Paris"}\n', '  ```\n{"city": "Paris"}  ']) {
+      for (const partialArguments of [false, true]) {
+        const call = await final(chunked(args, [5, 11]), { partialArguments });
+        assertEquals(
+          call.type === "tool-call" && [call.arguments, call.repairs],
+          [{ city: "Paris" }, ["code-fence"]],
+          args,
+        );
+      }
+    }
+    assertEquals(repairJson('```json\n{"city": "Par', { closeTruncated: true }), {
+      ok: true,
+      value: { city: "Par" },
+      repairs: ["code-fence", "truncated"],
+    });
+    assertEquals(repairJson('```json\n{"city": "Par', { closeTruncated: false }), {
+      ok: false,
+      code: "invalid-json",
+      position: 0,
+    });
+  });
+
+  test("a repair that would nest past the user's maxDepth is too-deep on both paths, where the parser of the repaired text stops", async () => {
+    for (const [args, position] of [
+      ["{'a': [[[1]]]}", 8],
+      ['```json\n{"a": [[[1]]]}\n```', 16],
+      ['```json\n{"a": [[[1]]]}', 16],
+    ] as const) {
+      for (const partialArguments of [false, true]) {
+        const call = await final(chunked(args, [3]), { maxDepth: 3, partialArguments });
+        assert(call.type === "invalid-tool-call", `${args}: invalid`);
+        assertEquals([call.error.code, call.error.position], ["too-deep", position], args);
+      }
     }
   });
 
   test("bytes after a closed value that no repair makes one value stay trailing-data with repair on", async () => {
-    for (const args of ['{"a": 1} {"b": 2}', '{"a": 1}\n```', "{'a': 1} x"]) {
-      const call = await final(chunked(args, [3]));
-      assert(call.type === "invalid-tool-call", args);
-      assertEquals(call.error.code, "trailing-data", args);
+    for (const [args, position] of [
+      ['{"a": 1} {"b": 2}', 9],
+      ['{"a": 1}\n```', 9],
+      ["{'a': 1} x", 9],
+      ["{a: 1}\n{b: 2}", 7],
+    ] as const) {
+      for (const partialArguments of [false, true]) {
+        const call = await final(chunked(args, [3]), { partialArguments });
+        assert(call.type === "invalid-tool-call", args);
+        assertEquals([call.error.code, call.error.position], ["trailing-data", position], args);
+      }
     }
   });
 
