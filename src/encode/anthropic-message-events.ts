@@ -21,6 +21,7 @@ import {
   type AnthropicStreamEvent,
 } from "./anthropic-messages-wire.ts";
 import { abortError, type EncodableEvent, FAILED_FINISH, resultOfSkipped, withdrawn } from "./protocol-encoder.ts";
+import { endsAnswer } from "./protocol-encoder.ts";
 import { cutBy, cutCallError, finalArguments, holding } from "./cut-calls.ts";
 
 /** The message of an input that ended without a finish or an abort. */
@@ -120,7 +121,7 @@ export class AnthropicMessageEvents {
       case "finish":
         return event.reason === "error" ? this.#fail(FAILED_FINISH) : this.#finish(event);
       case "error":
-        if (event.error.code === "provider-error") this.#fail(event.error);
+        if (endsAnswer(event.error)) this.#fail(event.error);
         return;
       case "abort":
         return this.#fail(abortError(event as AbortEvent));

@@ -23,7 +23,7 @@ import {
   type OpenAIChatToolCall,
 } from "./openai-chat-wire.ts";
 import { callKey } from "../shared/call-key.ts";
-import { abortError, type EncodableEvent } from "./protocol-encoder.ts";
+import { abortError, type EncodableEvent, endsAnswer } from "./protocol-encoder.ts";
 import { pushSent } from "./sent-fragments.ts";
 import { chatModeration } from "./moderation.ts";
 
@@ -197,7 +197,7 @@ export class OpenAIChatCompletionBuilder {
         }
         return;
       case "error":
-        if (event.error.code === "provider-error") this.#error = openAIError(event.error);
+        if (endsAnswer(event.error)) this.#error = openAIError(event.error);
         return;
       case "abort":
         this.#error = openAIError(abortError(event));

@@ -23,6 +23,7 @@ import {
 } from "./openai-chat-wire.ts";
 import {
   abortError,
+  endsAnswer,
   ProtocolEncoderStream,
   SSE_DONE,
   sseData,
@@ -150,7 +151,7 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
       case "finish":
         return this.#finish(event, out);
       case "error":
-        if (event.error.code === "provider-error") this.#fail(event.error, out);
+        if (endsAnswer(event.error)) this.#fail(event.error, out);
         return;
       case "abort":
         return this.#fail(abortError(event as AbortEvent), out);

@@ -22,6 +22,7 @@ import { responsesModeration } from "./moderation.ts";
 import { isRefusal, openingPart, placeRefusal, refusalBlock, refusalOf, writeRefusal } from "./refusal.ts";
 import { cutCallError, finalArguments, holding, responsesIncomplete } from "./cut-calls.ts";
 import { abortError, type EncodableEvent, FAILED_FINISH, resultOfSkipped, withdrawn } from "./protocol-encoder.ts";
+import { endsAnswer } from "./protocol-encoder.ts";
 
 /**
  * The library's events to Responses stream events (objects), the rules both the SSE encoder and
@@ -124,7 +125,7 @@ export class OpenAIResponseEvents {
       case "finish":
         return event.reason === "error" ? this.fail(FAILED_FINISH) : this.#finish(event);
       case "error":
-        if (event.error.code === "provider-error") this.fail(event.error);
+        if (endsAnswer(event.error)) this.fail(event.error);
         return;
       case "abort":
         return this.fail(abortError(event as AbortEvent));

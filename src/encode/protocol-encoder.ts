@@ -244,5 +244,13 @@ export const callFailure = (error: StreamErrorInfo | undefined): AbortEvent => (
   ...(error && { error }),
 });
 
+/**
+ * Whether an `error` ends a one-response protocol's answer where it comes: the provider's own, and a
+ * model call that failed (`stream-failed`: a tool loop's step whose request failed before a response,
+ * which has no `abort` to carry it; a stream's comes right before its `abort`, which says the same).
+ */
+export const endsAnswer = (error: StreamErrorInfo): boolean =>
+  error.code === "provider-error" || error.code === "stream-failed";
+
 /** The message of a call whose arguments never completed, for protocols that can say so per call. */
 export const DISCARDED_CALL_MESSAGE = "The response ended before the arguments of this call were complete.";
