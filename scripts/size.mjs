@@ -9,7 +9,7 @@
 //   - `streamToolCalls` imported from a provider's subpath (the whole one-call API for that
 //     provider) exceeds its budget (issue 36), or
 //   - the JSON Schema plug-in (`jsonSchema` from `tool-call-stream/schema`, the final and the
-//     early check) exceeds 13.7 KiB.
+//     early check) exceeds 13.9 KiB.
 // Needs `npm run build` first (it measures dist/, which is what the package ships).
 // With `--package <dir>`, it measures the package as installed in the project <dir> (what
 // scripts/check-tarball.mjs does with the packed tarball), resolved as a consumer's bundler does.
@@ -53,6 +53,11 @@ const KiB = 1024;
 // To 13.7 KiB (schema-ref-fix, 2026-12-05): a `$ref` inside a schema with an `$id` of its own (or
 // reached by a pointer through one) is no longer resolved against the root, which rejected valid
 // values; the resource is compiled apart from the root's (one object may be in both): 13,880 -> 13,992 B.
+// To 13.9 KiB (schema-scope, 2026-12-05): a compiled schema's exact/decided flags are settled over
+// the whole graph once it is compiled (Kahn's order over the in-place links, then a linear
+// spread), not read from kids still being compiled, which left every recursive schema inexact (its
+// oneOf "more than one", not, if and maxContains skipped, early detection lost): about 215 B;
+// resolving `$ref`s in their `$id` resource cost nothing measurable: 13,992 -> 14,199 B.
 // Raised in issue 36's round (2026-12-02), each for what the chains now do, measured gzipped with
 // eventsource-parser at c71816a, then at the tree of each change:
 // - arguments given as objects (Gemini's always, Anthropic's `input`, Ollama's, some Chat
@@ -144,7 +149,7 @@ export const BUDGET = {
   // Then by 80 B more: that refusal kept from its deltas when its `.done` never came (a stream cut
   // before it), as `responsesChain` says (3,215 -> 3,290 B).
   extraProvider: 3.125 * KiB + 96,
-  schemaPlugin: 13.7 * KiB,
+  schemaPlugin: 13.9 * KiB,
   // `for await` over streamToolCalls reads the chain's events without a stream read each (issue
   // 37, `EventChannel`): about 630 B in each provider's (Bedrock 16,037 -> 16,665 B). Then the
   // non-SSE providers' without the SSE framing (Bedrock 16,665 -> 15,102 B): 15.75 KiB. Then

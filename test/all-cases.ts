@@ -91,6 +91,7 @@ import "./schema/pattern-budget.cases.ts";
 import "./schema/keyword-work.cases.ts";
 import "./schema/check-nesting.cases.ts";
 import "./schema/schema-expansion.cases.ts";
+import "./schema/schema-agreement.cases.ts";
 import "./schema/json-schema-suite.cases.ts";
 // Accumulate: deltas to events.
 import "./accumulate/partial-arguments.cases.ts";

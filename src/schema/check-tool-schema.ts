@@ -3,7 +3,7 @@ import { boundIssue, MAX_ISSUES, thousands } from "./bounded-issues.ts";
 import { MAX_IN_PLACE } from "./check-arguments.ts";
 import { compileLimit, compileSchema } from "./compiled-schema.ts";
 import { appliesTooDeepInPlace } from "./in-place-depth.ts";
-import { pointerTarget, pointerTokens } from "./schema-reading.ts";
+import { pointerTarget, pointerTokens, resource } from "./schema-reading.ts";
 import { linearPattern } from "./pattern/linear-pattern.ts";
 import { PatternBudget } from "./pattern-budget.ts";
 import {
@@ -32,6 +32,9 @@ export interface CheckToolSchemaOptions {
   patterns?: PatternBudget | undefined;
 }
 
+/** A resource `$ref`s resolve against (the root, or a schema with an `$id` of its own), and its path. */
+type Base = readonly [unknown, string];
+
 /** Keywords whose value is one schema. */
 const ONE = [
   "not",
@@ -45,10 +48,14 @@ const ONE = [
   "unevaluatedProperties",
   "unevaluatedItems",
 ];
+/** Keywords whose schemas the checks never read (a `$ref` in them is followed only from one they read). */
+const SKIPPED = ["$defs", "definitions", "unevaluatedProperties", "unevaluatedItems"];
 /** Keywords whose value is a non-empty list of schemas. */
 const LIST = ["allOf", "anyOf", "oneOf", "prefixItems"];
 /** Keywords whose value is an object of schemas. */
 const MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
+/** The names `type` may give. */
+const TYPES = ["object", "array", "string", "number", "integer", "boolean", "null"];
 /** Keywords whose value is a number. */
 const NUMBERS = ["minimum", "maximum"];
 /** Keywords whose value is a count (a non-negative integer). */
@@ -65,12 +72,14 @@ const COUNTS = [
 
 /**
  * Checks a tool's JSON Schema before it is used, as a server checks a request: every keyword the
- * checks read has the shape JSON Schema gives it (`enum` an array, `anyOf`/`allOf`/`oneOf` lists
+ * checks read has the shape JSON Schema gives it (`type` JSON's type names, `enum` an array, `anyOf`/`allOf`/`oneOf` lists
  * of schemas, `properties` an object of schemas, `required` a list of strings, numbers and counts
  * where they go, `pattern` and `patternProperties` valid ECMAScript regular expressions of at most
  * 1,000 characters that run in linear time (no backreference, lookahead or lookbehind, at most
  * 20,000 instructions once counted repetitions are written out, their Unicode property escapes
- * and, with the request's other patterns, their instructions within `options.patterns`), `$ref` a local reference that points into the schema), and the schema holds at
+ * and, with the request's other patterns, their instructions within `options.patterns`), `$ref` a local reference that points into its
+ * resource (the schema, or the nearest schema around it with an `$id` of its own; one only in an
+ * unused `$defs` entry, which the checks never follow, is not refused), and the schema holds at
  * most 20,000 schemas nested at most 64 deep (at most 1,000 through its `$ref`s), compiling in at
  * most 4,000,000 steps, applying at most 64 in place one inside another and none in a cycle (which
  * the checks would stop at, and accept). A schema only a `$ref` reaches (under a keyword JSON
@@ -96,71 +105,97 @@ export function checkToolSchema(
 ): ToolSchemaIssue[] {
   const patterns = options.patterns ?? new PatternBudget();
   const state = { issues: [] as ToolSchemaIssue[], more: 0, nodes: 0 };
-  // The schemas walked, and those `$ref`s point to with their paths: one reached only through a
+  // The schemas walked (per resource their `$ref`s resolve against, as the compilation keeps
+  // them), and those `$ref`s point to with their paths and resources: one reached only through a
   // `$ref` (under a keyword JSON Schema does not have, in an `enum` value) is checked too, once.
-  const seen = new Set<unknown>();
-  const targets: [unknown, string][] = [];
+  const seen = new Map<unknown, Map<unknown, boolean>>();
+  const targets: [unknown, string, Base, boolean][] = [];
   const report = (at: string, message: string): void => {
     if (state.issues.length < MAX_ISSUES) state.issues.push({ path: boundIssue(at), message });
     else state.more++;
   };
-  const visit = (value: unknown, at: string, depth: number): void => {
+  // `read`: whether the checks read it, not only a `$defs` entry or under a keyword they skip (a
+  // `$ref` there that cannot be followed is no matter until one that is read points to it).
+  // `again`: walked before as not read, its shape already checked: only its `$ref`s are now.
+  const visit = (value: unknown, at: string, depth: number, outer: Base, read: boolean, again = false): void => {
     if (typeof value === "boolean") return;
-    if (!isRecord(value)) return report(at, "must be a schema (an object or a boolean)");
+    if (!isRecord(value)) return again ? undefined : report(at, "must be a schema (an object or a boolean)");
     // Depth first: an object also shared at a shallow place is still skipped by the checks here.
     if (depth > MAX_SCHEMA_DEPTH) return report(at, `nests deeper than ${MAX_SCHEMA_DEPTH} schemas`);
-    if (seen.has(value)) return;
-    seen.add(value);
-    if (++state.nodes === MAX_SCHEMA_NODES + 1) report(path, `holds more than ${thousands(MAX_SCHEMA_NODES)} schemas`);
+    // An `$id` of its own makes it the resource its `$ref`s (and its schemas') resolve against.
+    const base: Base = resource(value) ? [value, at] : outer;
+    let bases = seen.get(value);
+    if (!bases) seen.set(value, (bases = new Map()));
+    const was = bases.get(base[0]);
+    if (was || (was === false && !read)) return;
+    bases.set(base[0], read);
+    again = was === false;
+    if (!again && ++state.nodes === MAX_SCHEMA_NODES + 1)
+      report(path, `holds more than ${thousands(MAX_SCHEMA_NODES)} schemas`);
     if (state.nodes > MAX_SCHEMA_NODES) return;
+    const say = again ? () => {} : report;
     const field = (key: string): string => `${at}${member(key)}`;
     const has = (key: string): boolean => Object.hasOwn(value, key);
-    for (const key of ONE) if (has(key)) visit(value[key], field(key), depth + 1);
+    const tuple = Array.isArray(value["items"]) && !Array.isArray(value["prefixItems"]);
+    const kid = (kid: unknown, to: string, key: string): void =>
+      visit(kid, to, depth + 1, base, read && !SKIPPED.includes(key) && (key !== "additionalItems" || tuple), again);
+    for (const key of ONE) if (has(key)) kid(value[key], field(key), key);
     for (const key of LIST) {
       if (!has(key)) continue;
       const list = value[key];
-      if (!Array.isArray(list) || list.length === 0) report(field(key), "must be a non-empty array of schemas");
-      else list.forEach((item, i) => visit(item, `${field(key)}[${i}]`, depth + 1));
+      if (!Array.isArray(list) || list.length === 0) say(field(key), "must be a non-empty array of schemas");
+      else list.forEach((item, i) => kid(item, `${field(key)}[${i}]`, key));
     }
     for (const key of MAP) {
       if (!has(key)) continue;
       const map = value[key];
-      if (!isRecord(map)) report(field(key), "must be an object of schemas");
-      else for (const name of Object.keys(map)) visit(map[name], `${field(key)}${member(name)}`, depth + 1);
+      if (!isRecord(map)) say(field(key), "must be an object of schemas");
+      else for (const name of Object.keys(map)) kid(map[name], `${field(key)}${member(name)}`, key);
     }
-    if (has("items")) {
-      const items = value["items"];
-      // Draft 7's tuple form is a list of schemas.
-      if (Array.isArray(items)) items.forEach((item, i) => visit(item, `${field("items")}[${i}]`, depth + 1));
-      else visit(items, field("items"), depth + 1);
-    }
+    // Draft 7's tuple form is a list of schemas; beside `prefixItems`, `items` is one schema.
+    if (tuple) (value["items"] as unknown[]).forEach((item, i) => kid(item, `${field("items")}[${i}]`, "items"));
+    else if (has("items")) kid(value["items"], field("items"), "items");
     const dependencies = value["dependencies"];
     if (isRecord(dependencies))
       for (const name of Object.keys(dependencies))
         if (!Array.isArray(dependencies[name]))
-          visit(dependencies[name], `${field("dependencies")}${member(name)}`, depth + 1);
-    checkScalars(value, field, report, patterns);
-    if (isRecord(value["patternProperties"]))
-      for (const key of Object.keys(value["patternProperties"])) {
-        const problem = patternProblem(key, patterns);
-        if (problem) report(`${field("patternProperties")}${member(key)}`, problem);
-      }
+          kid(dependencies[name], `${field("dependencies")}${member(name)}`, "dependencies");
+    if (!again) {
+      checkScalars(value, field, report, patterns);
+      if (isRecord(value["patternProperties"]))
+        for (const key of Object.keys(value["patternProperties"])) {
+          const problem = patternProblem(key, patterns);
+          if (problem) report(`${field("patternProperties")}${member(key)}`, problem);
+        }
+    }
     if (has("$ref")) {
       const ref = value["$ref"];
-      if (typeof ref !== "string") report(field("$ref"), "must be a string");
-      else if (!ref.startsWith("#"))
-        report(field("$ref"), "must be a local reference (#/$defs/...): remote ones are not followed");
+      const refuse = (message: string): void => {
+        if (read) report(field("$ref"), message);
+      };
+      if (typeof ref !== "string") say(field("$ref"), "must be a string");
+      else if (!ref.startsWith("#")) refuse("must be a local reference (#/$defs/...): remote ones are not followed");
       else {
-        const target = pointerTarget(schema, ref);
-        if (target === undefined) report(field("$ref"), "points to nothing in the schema");
-        else targets.push([target, pointerTokens(ref)!.reduce((at, key) => at + segment(key), path)]);
+        // The pointer's path from its resource, and the last resource it goes through.
+        const tokens = pointerTokens(ref) ?? [];
+        let [to, i, reached] = [base[1], 0, base];
+        const target = pointerTarget(base[0], ref, (at) => {
+          to += segment(tokens[i++]!);
+          if (resource(at)) reached = [at, to];
+        });
+        if (target === undefined)
+          refuse(`points to nothing in ${base[0] === schema ? "the schema" : `the schema of its $id (${base[1]})`}`);
+        else targets.push([target, to, reached, read]);
       }
     }
   };
   try {
-    visit(schema, path, 0);
+    visit(schema, path, 0, [schema, path], true);
     // Compiled where it is reached, each at depth 1 (as the compilation reads them).
-    for (let i = 0; i < targets.length; i++) visit(targets[i]![0], targets[i]![1], 1);
+    for (let i = 0; i < targets.length; i++) {
+      const [target, at, base, read] = targets[i]!;
+      visit(target, at, 1, base, read);
+    }
     // A `$ref` may point where the walk above does not go (under a keyword it does not know): the
     // compilation counts those patterns' escapes too.
     const refused = patterns.refused;
@@ -200,12 +235,10 @@ function checkScalars(
 ): void {
   const has = (key: string): boolean => Object.hasOwn(value, key);
   const type = value["type"];
-  if (
-    has("type") &&
-    typeof type !== "string" &&
-    !(Array.isArray(type) && type.length > 0 && type.every((name) => typeof name === "string"))
-  )
-    report(field("type"), "must be a string or a non-empty array of strings");
+  // A name the checks do not know would leave `type` unchecked: not a JSON type, so not a valid schema.
+  const names = typeof type === "string" ? [type] : type;
+  if (has("type") && !(Array.isArray(names) && names.length > 0 && names.every((name) => TYPES.includes(name))))
+    report(field("type"), `must be one of ${TYPES.join(", ")}, or a non-empty array of them`);
   if (has("enum") && !Array.isArray(value["enum"])) report(field("enum"), "must be an array");
   const required = value["required"];
   if (has("required") && !(Array.isArray(required) && required.every((name) => typeof name === "string")))

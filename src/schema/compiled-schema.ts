@@ -1,7 +1,8 @@
 import type { JsonValue } from "../shared/json.ts";
 import { isRecord } from "../shared/values.ts";
 import { allowedValues } from "./allowed-values.ts";
-import { count, finite, own, pointerTarget, readDependencies } from "./schema-reading.ts";
+import { count, finite, own, pointerTarget, readDependencies, resource } from "./schema-reading.ts";
+import { type Kids, settleFlags } from "./schema-flags.ts";
 import type { StepBudget } from "./pattern/pattern-vm.ts";
 import type { PatternBudget } from "./pattern-budget.ts";
 import {
@@ -41,7 +42,7 @@ const KNOWN = new Set(
     "maxContains properties patternProperties additionalProperties required minProperties maxProperties " +
     "dependentRequired dependentSchemas dependencies propertyNames $ref $defs definitions allOf anyOf oneOf not " +
     "if then else title description default examples $comment deprecated readOnly writeOnly contentMediaType " +
-    "contentEncoding contentSchema $schema $anchor $dynamicAnchor"
+    "contentEncoding contentSchema $schema $id $anchor $dynamicAnchor"
   ).split(" "),
 );
 
@@ -77,16 +78,17 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Sc
 }
 
 interface Context {
-  root: unknown;
   /**
    * Every schema object compiled, whether reached as a keyword's value or through a `$ref` (however
    * spelled): each is compiled once. Keyed by the target alone, a `$ref` into another's target
-   * compiled that part again: refs to 60 nested levels over one enum compiled it 61 times. `[1]`
-   * holds those inside a resource with an `$id` of its own, whose `$ref`s are not read (an object may be in both).
+   * compiled that part again: refs to 60 nested levels over one enum compiled it 61 times. Kept
+   * per resource its `$ref`s resolve against (one object may be in two), each node with its kids.
    */
-  nodes: Map<unknown, SchemaNode>[];
-  /** Whether the schema being compiled is inside such a resource. */
-  foreign: boolean;
+  nodes: Map<unknown, Map<unknown, SchemaNode>>;
+  /** Each node compiled, with the schemas it holds and where those it applies in place begin among them. */
+  kids: Kids;
+  /** The resource the `$ref`s of the schema being compiled resolve against: the root, or the nearest schema with an `$id`. */
+  base: unknown;
   count: number;
   /** The work of the compilation: a step per keyword, per item of a keyword's list, per character of a pointer or a pattern. */
   budget: StepBudget;
@@ -114,9 +116,9 @@ export function compileLimit(schema: unknown, options?: CompileOptions): "nestin
 
 function compileRoot(schema: unknown, options: CompileOptions): SchemaNode {
   const context: Context = {
-    root: schema,
-    nodes: [new Map(), new Map()],
-    foreign: false,
+    nodes: new Map(),
+    kids: new Map(),
+    base: schema,
     count: 0,
     budget: { steps: MAX_COMPILE_STEPS },
     assertFormats: options.assertFormats === true,
@@ -125,6 +127,7 @@ function compileRoot(schema: unknown, options: CompileOptions): SchemaNode {
   };
   try {
     const node = compile(schema, context, 0);
+    settleFlags(context.kids);
     // Past either, some of it was left unread (it accepts anything there).
     if (context.count > MAX_SCHEMA_NODES || context.budget.steps < 0) limits.set(node, "size");
     return node;
@@ -144,10 +147,12 @@ function unread(): SchemaNode {
   return { ...blank(false), exact: false, decided: false };
 }
 
-/** Whether a schema has an `$id` of its own, which makes it a resource (draft 7's `#name` is an anchor, not one). */
-function resource(schema: unknown): boolean {
-  const id = isRecord(schema) && own(schema, "$id");
-  return typeof id === "string" && !id.startsWith("#");
+/** The schemas compiled in the resource `schema`'s `$ref`s resolve against (a resource is its own). */
+function nodesOf(context: Context, schema: unknown): Map<unknown, SchemaNode> {
+  const base = resource(schema) ? schema : context.base;
+  let nodes = context.nodes.get(base);
+  if (!nodes) context.nodes.set(base, (nodes = new Map()));
+  return nodes;
 }
 
 /** A schema, compiled once per object (a `$ref` back to it while it compiles finds it). */
@@ -155,21 +160,18 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
   if (typeof schema === "boolean") return blank(!schema);
   const budget = context.budget;
   if (!isRecord(schema)) return unread();
-  // An `$id` of its own (draft 7's `#name` is an anchor) makes it a resource its `$ref`s resolve
-  // against: those are not read (they accept anything), rather than read against the root's.
-  const outer = context.foreign;
-  const foreign = outer || (schema !== context.root && resource(schema));
-  const nodes = context.nodes[+foreign]!;
+  const nodes = nodesOf(context, schema);
   const known = nodes.get(schema);
   if (known) return known;
   if (depth > MAX_SCHEMA_DEPTH || ++context.count > MAX_SCHEMA_NODES || budget.steps < 0) return unread();
   const keys = Object.keys(schema);
   budget.steps -= 1 + keys.length;
-  // Neither exact nor decided while it is compiled: a schema that reaches it again (a cycle, or a
-  // `$ref` to an enclosing schema) keeps what it reads of it, and it may yet prove not exact.
+  // Its flags are settled once the whole graph is compiled (settleFlags): a cycle reaches it unfinished.
   const node = { ...blank(false), exact: false, decided: false };
   nodes.set(schema, node);
-  context.foreign = foreign;
+  // An `$id` of its own (draft 7's `#name` is an anchor) makes it the resource its `$ref`s resolve against.
+  const outer = context.base;
+  if (resource(schema)) context.base = schema;
   const kids: SchemaNode[] = [];
   const child = (value: unknown): SchemaNode => {
     const kid = compile(value, context, depth + 1);
@@ -244,11 +246,13 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
   if (Array.isArray(required)) node.required = strings(required);
   node.minProperties = count(own(schema, "minProperties"));
   node.maxProperties = count(own(schema, "maxProperties"));
-  readDependencies(schema, node, child, strings);
   node.propertyNames = sub(own(schema, "propertyNames"));
+  // From here on, the schemas it applies to its own value (dependentSchemas to its object).
+  context.kids.set(node, [kids, kids.length]);
+  readDependencies(schema, node, child, strings);
 
   const ref = own(schema, "$ref");
-  if (typeof ref === "string") kids.push((node.ref = foreign ? unread() : resolve(ref, context, depth)));
+  if (typeof ref === "string") kids.push((node.ref = resolve(ref, context, depth)));
   node.allOf = list(own(schema, "allOf"));
   node.anyOf = list(own(schema, "anyOf"));
   node.oneOf = list(own(schema, "oneOf"));
@@ -256,40 +260,38 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
   node.ifSchema = sub(own(schema, "if"));
   node.thenSchema = sub(own(schema, "then"));
   node.elseSchema = sub(own(schema, "else"));
-  context.foreign = outer;
+  context.base = outer;
   // Past the budget, what was read may be incomplete (an `enum` cut short): it accepts anything.
   if (budget.steps < 0) return Object.assign(node, unread());
+  // Its own keywords' part of the flags: settleFlags adds its kids' once the whole graph is known.
   node.exact =
     keys.every((key) => KNOWN.has(key)) &&
     (own(schema, "pattern") === undefined || node.pattern !== undefined) &&
-    (!isRecord(patterns) || node.patternProperties?.length === Object.keys(patterns).length) &&
-    kids.every((kid) => kid.exact);
+    (!isRecord(patterns) || node.patternProperties?.length === Object.keys(patterns).length);
   node.decided =
-    node.exact &&
     !node.uniqueItems &&
-    [node.contains, node.dependentSchemas, node.not, node.ifSchema].every((value) => value === undefined) &&
-    kids.every((kid) => kid.decided);
+    [node.contains, node.dependentSchemas, node.not, node.ifSchema].every((value) => value === undefined);
   return finishNode(node);
 }
 
 /**
  * A local `$ref` (`#`, `#/$defs/name`, `#/definitions/name`, or any JSON Pointer into the same
- * schema), compiled once per schema it points to, however the pointer is spelled (`#/$defs/a`,
- * `#/%24defs/a`, `#/$defs/%61` are one); a remote or dangling one accepts anything.
+ * resource: the root, or the nearest schema with an `$id`), compiled once per schema it points to,
+ * however the pointer is spelled (`#/$defs/a`, `#/%24defs/a`, `#/$defs/%61` are one); a remote or
+ * dangling one accepts anything.
  */
 function resolve(ref: string, context: Context, depth: number): SchemaNode {
   context.budget.steps -= 1 + ref.length;
   // A pointer through a schema with an `$id` of its own reaches into that resource.
-  let foreign = false;
-  const target = pointerTarget(context.root, ref, (at) => (foreign ||= resource(at))); // dangling: unread
-  const known = context.nodes[+foreign]!.get(target);
-  if (known) return known;
+  const [nesting, base] = [context.nesting, context.base];
+  const target = pointerTarget(base, ref, (at) => {
+    if (resource(at)) context.base = at;
+  }); // dangling: unread
   // Compiled where it is reached, on the stack of what reached it: a chain of thousands of `$ref`s
   // would overflow it, so the whole nesting is bounded (and the schema refused by checkToolSchema).
-  const outer = context.nesting;
-  if ((context.nesting += depth) > MAX_COMPILE_NESTING) throw TOO_DEEP;
-  context.foreign = foreign;
-  const node = compile(target, context, 1);
-  [context.nesting, context.foreign] = [outer, false];
+  let node = nodesOf(context, target).get(target);
+  if (!node && (context.nesting += depth) > MAX_COMPILE_NESTING) throw TOO_DEEP;
+  node ??= compile(target, context, 1);
+  [context.nesting, context.base] = [nesting, base];
   return node;
 }

@@ -1,6 +1,6 @@
 import { MAX_IN_PLACE } from "./check-arguments.ts";
 import type { PatternBudget } from "./pattern-budget.ts";
-import type { SchemaNode } from "./schema-node.ts";
+import { inPlace, type SchemaNode } from "./schema-node.ts";
 
 /**
  * Whether a compiled schema applies more than {@link MAX_IN_PLACE} schemas in place one inside
@@ -10,18 +10,6 @@ import type { SchemaNode } from "./schema-node.ts";
  *
  * @module
  */
-
-/** The schemas a node applies to its own value. */
-function inPlace(s: SchemaNode): SchemaNode[] {
-  const one = [s.ref, s.not, s.ifSchema, s.thenSchema, s.elseSchema].filter((node) => node !== undefined);
-  return [
-    ...one,
-    ...(s.allOf ?? []),
-    ...(s.anyOf ?? []),
-    ...(s.oneOf ?? []),
-    ...(s.dependentSchemas ?? []).map(([, node]) => node),
-  ];
-}
 
 /** The schemas a node applies to the values inside its value. */
 function inside(s: SchemaNode): SchemaNode[] {

@@ -27,7 +27,7 @@ export interface SchemaNode {
   /**
    * Whether the early check decides all of it by the time a value closes (it is exact, and
    * neither it nor a schema in it has `not`, `if`, `dependentSchemas`, `uniqueItems`, `contains`
-   * or a `$ref` cycle): then a `oneOf` branch still alive at the close certainly matches.
+   * or a `$ref` cycle that never goes into the value): then a `oneOf` branch still alive at the close certainly matches.
    */
   decided: boolean;
   /** Whether it has `$ref`, `allOf`, `anyOf` or `oneOf` (the early check's fast path is for schemas without). */
@@ -193,6 +193,18 @@ export function finishNode(node: SchemaNode): SchemaNode {
   n.inPlace = n.ref !== undefined || n.allOf !== undefined || n.anyOf !== undefined || n.oneOf !== undefined;
   n.any = !n.own && !n.inPlace && n.not === undefined && n.ifSchema === undefined;
   return n;
+}
+
+/** The schemas a node applies to its own value (`$ref`, `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`, `dependentSchemas`). */
+export function inPlace(s: SchemaNode): SchemaNode[] {
+  const one = [s.ref, s.not, s.ifSchema, s.thenSchema, s.elseSchema].filter((node) => node !== undefined);
+  return [
+    ...one,
+    ...(s.allOf ?? []),
+    ...(s.anyOf ?? []),
+    ...(s.oneOf ?? []),
+    ...(s.dependentSchemas ?? []).map(([, node]) => node),
+  ];
 }
 
 /**

@@ -47,6 +47,15 @@ export function readDependencies(
   if (schemas.length > 0) node.dependentSchemas = schemas;
 }
 
+/**
+ * Whether a schema has an `$id` of its own, which makes it a resource: the `$ref`s in it resolve
+ * against it (`#` is it, `#/$defs/a` its `$defs`). Draft 7's `$id: "#name"` is an anchor, not one.
+ */
+export function resource(schema: unknown): boolean {
+  const id = isRecord(schema) && own(schema, "$id");
+  return typeof id === "string" && !id.startsWith("#");
+}
+
 /** The value a local reference points to, or `undefined`; `passed` is given each value on the way, the target too. */
 export function pointerTarget(root: unknown, ref: string, passed?: (at: unknown) => void): unknown {
   const tokens = pointerTokens(ref);

@@ -131,11 +131,12 @@ export interface CheckToolArgumentsOptions extends ToolSchemaCheckOptions {
  * `dependentRequired`, `dependentSchemas` (and draft 7's `dependencies`), `items`, `prefixItems`
  * (and draft 7's `items` list with `additionalItems`), `minItems`/`maxItems`, `uniqueItems`,
  * `contains` with `minContains`/`maxContains`, `allOf`, `anyOf`, `oneOf`, `not`,
- * `if`/`then`/`else`, boolean schemas, and local `$ref`s (`#/$defs/...`, `#/definitions/...`, any
- * JSON Pointer into the schema; a `$ref` cycle that never goes into the value stops after 64
- * steps). Every keyword applies together with its siblings. Other keywords (`$dynamicRef`,
- * `$anchor`, `$id`-relative and remote references, `unevaluatedProperties`/`unevaluatedItems`,
- * the content keywords) are ignored: they never reject a value.
+ * `if`/`then`/`else`, boolean schemas, and local `$ref`s (`#`, `#/$defs/...`, `#/definitions/...`,
+ * any JSON Pointer into the resource the `$ref` is in: the schema, or the nearest schema around it
+ * with an `$id` of its own; a `$ref` cycle that never goes into the value stops after 64 steps).
+ * Every keyword applies together with its siblings. Other keywords (`$dynamicRef`, `$anchor` and
+ * references to anchors, remote references (to an `$id`'s URI too), `unevaluatedProperties`/
+ * `unevaluatedItems`, the content keywords) are ignored: they never reject a value.
  *
  * Never throws: a schema or keyword it cannot read accepts (use `checkToolSchema` to refuse such
  * a schema at the request). The schema is compiled on first use and kept for that schema object

@@ -113,6 +113,28 @@ group("checkToolSchema: a tool's schema checked at the request, by field", (test
   const at = (schema: unknown): string[] =>
     checkToolSchema(schema, "tools[0].parameters").map((issue) => `${issue.path}: ${issue.message}`);
 
+  test("agrees with the checks: what they would read as accepting anything is refused, what they never read is not", () => {
+    // Found by test/schema/schema-agreement.cases.ts. Before: `type: "text"` and an `items` list
+    // beside `prefixItems` were accepted, though the checks skip them (accepting anything there)…
+    assertEquals(at({ properties: { a: { type: "text" } } }), [
+      "tools[0].parameters.properties.a.type: must be one of object, array, string, number, integer, boolean, null, or a non-empty array of them",
+    ]);
+    assertEquals(at({ type: ["string", 1] }).length, 1);
+    assertEquals(at({ prefixItems: [true], items: [{ type: "string" }] }), [
+      "tools[0].parameters.items: must be a schema (an object or a boolean)",
+    ]);
+    assertEquals(at({ items: [{ type: "string" }], additionalItems: false }), [], "draft 7's tuple form");
+    // …and a `$ref` the checks never follow (in an unused `$defs` entry, under additionalItems
+    // beside one `items` schema, which 2020-12 ignores) was refused: a valid schema, a 400.
+    const unused = { $defs: { old: { $ref: "https://x/old.json" }, gone: { $ref: "#/$defs/nowhere" } } };
+    assertEquals(at(unused), []);
+    assertEquals(at({ items: { type: "string" }, additionalItems: { $ref: "#/nowhere" } }), []);
+    // Once a read part points to it, it is read: refused at its own path.
+    assertEquals(at({ ...unused, properties: { a: { $ref: "#/$defs/gone" } } }), [
+      "tools[0].parameters.$defs.gone.$ref: points to nothing in the schema",
+    ]);
+  });
+
   test("names each field whose value the checks cannot read", () => {
     assertEquals(at({ enum: "abc" }), ["tools[0].parameters.enum: must be an array"]);
     assertEquals(at({ anyOf: "x" }), ["tools[0].parameters.anyOf: must be a non-empty array of schemas"]);

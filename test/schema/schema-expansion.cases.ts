@@ -6,7 +6,14 @@
 // checkToolSchema, which counts the schemas as written, said nothing: a wrong value was accepted
 // unsaid. Each schema object is now compiled once, and a schema that still goes past the limits
 // (parts reached only through a `$ref`) is refused by checkToolSchema.
-import { CheckBudget, checkToolArguments, checkToolSchema, type ToolSchema } from "../../src/index.ts";
+import {
+  CheckBudget,
+  checkToolArguments,
+  checkToolSchema,
+  IncrementalJsonParser,
+  type ToolSchema,
+} from "../../src/index.ts";
+import { SchemaWatcher } from "../../src/schema/schema-watcher.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 
 /** `levels` schemas of `items` one inside another over an enum of `values` numbers, and a property with a `$ref` to each level. */
@@ -136,26 +143,91 @@ group("$refs back into a schema being compiled, and $refs under an $id of its ow
     ]);
   });
 
-  test("a $ref inside a schema with an $id of its own is not resolved against the root", () => {
-    // Before: `#/$defs/a` under `$id: .../y` was read as the root's `$defs.a` (a string), so the
-    // integer the tool's own `$defs.a` allows was rejected; the checks do not read `$id`-relative
-    // references (as toolSchemaValidator says), so they accept anything there.
-    const y = {
-      $id: "https://example.com/y",
-      $defs: { a: { type: "integer" } },
-      properties: { z: { $ref: "#/$defs/a" } },
+  test("a $ref cycle that goes into the value keeps oneOf's more than one, not, if and maxContains", () => {
+    // Before: a schema on a `$ref` cycle read its kids while they were still being compiled, so it
+    // was never exact nor decided: a node of a tree matching two oneOf branches passed, `not` and
+    // `if` over it were skipped, and the early check left its oneOf to the end.
+    const node = { type: "object", properties: { v: { type: "integer" }, kids: { items: { $ref: "#/$defs/node" } } } };
+    const tree = (keyword: Record<string, unknown>): ToolSchema =>
+      ({ type: "object", $defs: { node }, properties: { t: keyword } }) as ToolSchema;
+    const oneOf = tree({ oneOf: [{ $ref: "#/$defs/node" }, { required: ["v"] }] });
+    assertEquals(checkToolArguments({ t: { v: 1 } }, oneOf), [
+      "$.t matches more than one of the allowed shapes (oneOf)",
+    ]);
+    assertEquals(checkToolArguments({ t: { v: "x" } }, oneOf), []);
+    assertEquals(checkToolArguments({ t: { v: 1 } }, tree({ not: { $ref: "#/$defs/node" } })), [
+      "$.t must not match the schema in not",
+    ]);
+    const ifThen = tree({ if: { $ref: "#/$defs/node" }, then: { required: ["v"] } });
+    assertEquals(checkToolArguments({ t: {} }, ifThen), ["$.t.v is required"]);
+    const most = tree({ type: "array", contains: { $ref: "#/$defs/node" }, maxContains: 1 });
+    assertEquals(checkToolArguments({ t: [{}, {}] }, most), ["$.t must have at most 1 items that match its contains"]);
+    // The early check says "more than one" as the value closes, before the arguments end.
+    const watcher = new SchemaWatcher(oneOf);
+    const parser = new IncrementalJsonParser({ listener: watcher });
+    parser.feed('{"t":{"v":1}');
+    assertEquals(watcher.violation?.message, "Matches more than one of the allowed shapes (oneOf).");
+    // A cycle in place (no value taken on the way) still is neither: the checks stop there and accept.
+    const loop = {
+      $defs: { l: { allOf: [{ $ref: "#/$defs/l" }] } },
+      oneOf: [{ $ref: "#/$defs/l" }, { type: "integer" }],
     };
-    const schema = { type: "object", $defs: { a: { type: "string" } }, properties: { y, x: { $ref: "#/$defs/a" } } };
-    assertEquals(checkToolArguments({ y: { z: 5 } }, schema as ToolSchema), []);
-    // Shared by the root's resource and y's, one object: still the root's `$defs.a` where the root reaches it.
+    assertEquals(checkToolArguments(1, loop as ToolSchema), []);
+  });
+
+  test("a $ref inside a schema with an $id of its own resolves against that schema, in both checks", () => {
+    // Before: such `$ref`s were not read (they accepted anything), while checkToolSchema resolved
+    // them against the root: `#/$defs/b` inside `a` was "points to nothing" (a 400 for a valid
+    // schema), and a pointer the root happened to hold was walked though the checks ignored it.
+    const a = { $id: "https://x/a", $defs: { b: { type: "string" } }, properties: { p: { $ref: "#/$defs/b" } } };
+    const schema = { type: "object", $defs: { a }, properties: { a: { $ref: "#/$defs/a" } } } as ToolSchema;
+    assertEquals(checkToolSchema(schema), []);
+    assertEquals(checkToolArguments({ a: { p: 5 } }, schema), ["$.a.p must be string, not number"]);
+    assertEquals(checkToolArguments({ a: { p: "s" } }, schema), []);
+    // `#` inside it is `a` itself: a tree under an `$id`.
+    const tree = { $id: "https://x/t", type: "object", properties: { v: { type: "integer" }, kid: { $ref: "#" } } };
+    const rooted = { type: "object", properties: { t: tree } } as ToolSchema;
+    assertEquals(checkToolArguments({ t: { kid: { kid: { v: "x" } } } }, rooted), [
+      "$.t.kid.kid.v must be integer, not string",
+    ]);
+    // y's own `$defs.a` (an integer), not the root's (a string).
+    const y = { $id: "https://x/y", $defs: { a: { type: "integer" } }, properties: { z: { $ref: "#/$defs/a" } } };
+    const two = { type: "object", $defs: { a: { type: "string" } }, properties: { y, x: { $ref: "#/$defs/a" } } };
+    assertEquals(checkToolArguments({ y: { z: 5 }, x: "s" }, two as ToolSchema), []);
+    assertEquals(checkToolArguments({ y: { z: "s" }, x: 5 }, two as ToolSchema), [
+      "$.y.z must be integer, not string",
+      "$.x must be string, not number",
+    ]);
+    // One object in both resources: the root's `$defs.a` where the root reaches it, y's in y.
     const shared = { type: "object", $defs: { a: { type: "string" } }, properties: { x: y.properties.z, y } };
-    assertEquals(checkToolArguments({ x: 5, y: { z: 5 } }, shared as ToolSchema), ["$.x must be string, not number"]);
-    // Reached by a pointer through y: in y's resource too.
-    const through = { ...schema, properties: { y, w: { $ref: "#/properties/y/properties/z" } } };
-    assertEquals(checkToolArguments({ w: 5 }, through as ToolSchema), []);
+    assertEquals(checkToolArguments({ x: 5, y: { z: "s" } }, shared as ToolSchema), [
+      "$.x must be string, not number",
+      "$.y.z must be integer, not string",
+    ]);
+    // Reached by a pointer through y: in y's resource.
+    const through = { ...two, properties: { y, w: { $ref: "#/properties/y/properties/z" } } };
+    assertEquals(checkToolArguments({ w: "s" }, through as ToolSchema), ["$.w must be integer, not string"]);
+    assertEquals(checkToolSchema(through), []);
     // Draft 7's `$id: "#name"` is an anchor, not a resource: its `$ref`s are the root's.
-    const anchor = { ...schema, properties: { y: { ...y, $id: "#y" } } };
+    const anchor = { ...two, properties: { y: { ...y, $id: "#y" } } };
     assertEquals(checkToolArguments({ y: { z: 5 } }, anchor as ToolSchema), ["$.y.z must be string, not number"]);
+  });
+
+  test("checkToolSchema resolves a $ref under an $id where the checks do, and names the place", () => {
+    // Before: against the root, which holds `$defs.only` (walked, though the checks never read it)
+    // and not `$defs.b` (a 400 for a valid schema).
+    const a = { $id: "https://x/a", properties: { p: { $ref: "#/$defs/only" } } };
+    assertEquals(checkToolSchema({ $defs: { only: { type: "string" } }, properties: { a } }), [
+      {
+        path: "parameters.properties.a.properties.p.$ref",
+        message: "points to nothing in the schema of its $id (parameters.properties.a)",
+      },
+    ]);
+    // A schema only a `$ref` reaches inside the resource is checked at its path from the root.
+    const hidden = { $id: "https://x/h", "x-defs": { b: { enum: "x" } }, properties: { p: { $ref: "#/x-defs/b" } } };
+    assertEquals(checkToolSchema({ properties: { h: hidden } }), [
+      { path: 'parameters.properties.h["x-defs"].b.enum', message: "must be an array" },
+    ]);
   });
 
   test("checkToolSchema refuses a schema nested past 64 however shallow the same object is elsewhere", () => {

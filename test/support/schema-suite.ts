@@ -152,7 +152,8 @@ function skipReason(file: SuiteFile, schema: unknown): { why: string; exempt: bo
   if (file.file === "refRemote.json") note("remote refs");
   eachSchema(schema, (s) => {
     if (typeof s["$ref"] === "string" && !s["$ref"].startsWith("#")) note("remote refs");
-    if (Object.hasOwn(s, "$id")) note("$id");
+    // `$id`s are read as the resources `#` and `#/...` resolve against; a plain-name fragment is an anchor's.
+    if (typeof s["$ref"] === "string" && /^#[^/]/.test(s["$ref"])) note("anchor refs");
     if (typeof s["$schema"] === "string" && !METASCHEMAS.has(s["$schema"])) note("custom metaschema", true);
     // Draft 7 ignores a $ref's siblings; tool schemas rarely say their draft, so the checks follow 2020-12.
     if (file.draft === "draft7" && Object.hasOwn(s, "$ref") && Object.keys(s).some((k) => k !== "$ref"))
@@ -163,9 +164,13 @@ function skipReason(file: SuiteFile, schema: unknown): { why: string; exempt: bo
   return found;
 }
 
-/** A `$ref` into the suite's schema, moved under `properties.v` where the schema now sits. */
+/**
+ * A `$ref` into the suite's schema, moved under `properties.v` where the schema now sits; not in
+ * a schema with an `$id` of its own (a resource: its `$ref`s resolve against it, wherever it is).
+ */
 function moveRefs(schema: unknown): unknown {
   if (!isSchemaObject(schema)) return schema;
+  if (typeof schema["$id"] === "string" && !schema["$id"].startsWith("#")) return schema;
   const copy: Schema = { ...schema };
   if (typeof copy["$ref"] === "string" && copy["$ref"].startsWith("#"))
     copy["$ref"] = `#/properties/v${copy["$ref"].slice(1)}`;
