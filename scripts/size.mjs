@@ -118,7 +118,11 @@ export const BUDGET = {
   // arrives, before the error (it was discarded: a fault withdraws nothing); 4 B of it saved by
   // dropping a block's `streamed` flag: 7,729 -> 7,753 B. Bedrock's + 32: it reads InvokeModel with
   // the decoder, now asked for the held call at the end and before an exception: 9,261 -> 9,294 B.
-  anthropicChain: 7.5 * KiB + 16 + 32 + 8 + 24 + 8, // + 8: a provider's error fails the finish (see `chain`): 7,753 -> 7,762 B; + 16: moderation results, + 8: `continuationToken` (see `chain`): 7,721 -> 7,729 B
+  // + 72 (wire-2026, 2026-12-05): a compaction's own sampling (a `compaction` entry of
+  // `usage.iterations`), which Anthropic bills but leaves out of the top-level counts, is counted in
+  // the usage (a compacting turn's 180,000 input tokens were missing): 7,764 -> 7,830 B; Bedrock's,
+  // which reads InvokeModel with the decoder, 9,305 -> 9,374 B.
+  anthropicChain: 7.5 * KiB + 16 + 32 + 8 + 24 + 8 + 72, // + 8: a provider's error fails the finish (see `chain`): 7,753 -> 7,762 B; + 16: moderation results, + 8: `continuationToken` (see `chain`): 7,721 -> 7,729 B
   // Raised from 8 KiB in issue 34: the tools OpenAI runs itself (web search, code interpreter,
   // image generation, file search) reported as provider-executed calls, a code interpreter's code
   // streamed as its input (in ResponsesBuiltInCalls, which the stage brings): 8,073 -> 8,232 B.
@@ -135,7 +139,7 @@ export const BUDGET = {
   // saved in the InvokeModel chunks' base64 (streamToolCalls for Bedrock 10,155 -> 10,193 B).
   // Then 9 KiB, still in issue 34: that result's deltas bounded by maxArgumentsLength, as a call's
   // arguments are (a review found them unbounded): 9,024 -> 9,088 B.
-  bedrockChain: 9 * KiB + 16 + 32 + 32 + 16, // + 16: a provider's error fails the finish (see `chain`): 9,288 -> 9,303 B; + 16: moderation results (see `chain`); + 32, + 32: see `anthropicChain`
+  bedrockChain: 9 * KiB + 16 + 32 + 32 + 16 + 72, // + 72: see `anthropicChain`; + 16: a provider's error fails the finish (see `chain`): 9,288 -> 9,303 B; + 16: moderation results (see `chain`); + 32, + 32: see `anthropicChain`
   // Gemini Interactions: its built-in tools' steps as provider-executed calls with their results
   // (gemini-interactions-server-steps.ts, issue 34): 7,087 -> 7,741 B.
   interactionsChain: 7.75 * KiB,
@@ -148,7 +152,9 @@ export const BUDGET = {
   // message's id, for the next turn's `refusal` content part, not as text (3,189 -> 3,213 B).
   // Then by 80 B more: that refusal kept from its deltas when its `.done` never came (a stream cut
   // before it), as `responsesChain` says (3,215 -> 3,290 B).
-  extraProvider: 3.125 * KiB + 96,
+  // Then by 40 B: the Bedrock stage brings the Anthropic decoder, which counts a compaction's tokens
+  // (see `anthropicChain`): 3,276 -> 3,331 B.
+  extraProvider: 3.125 * KiB + 96 + 40,
   schemaPlugin: 13.9 * KiB,
   // `for await` over streamToolCalls reads the chain's events without a stream read each (issue
   // 37, `EventChannel`): about 630 B in each provider's (Bedrock 16,037 -> 16,665 B). Then the
@@ -182,10 +188,12 @@ export const BUDGET = {
   // + 8 B in the moderation-results round (see `chain`): OpenAI Responses' 10,207 -> 10,242.
   // + 32 B in the continuation round (see `chain`): Gemini's 10,226 -> 10,275 (a long decode's
   // `continuationToken`), the others 8 to 10 B each for the accumulator's key (Anthropic's 10,239 -> 10,248).
+  // + 64 B in the wire-2026 round (see `anthropicChain`): Anthropic's 10,291 -> 10,362, a
+  // compaction's billed tokens counted in the usage.
   // + 8 B in the repair-paths round (2026-12-05): the call's error is one verdict on both paths (the
   // repair's, else the parser's or the scan's: one failure field, not two offsets) and the repair is
   // given `maxDepth`: Gemini's 10,277 -> 10,284, the others 3 to 9 B each (the core chains 0 to 1 B).
-  streamToolCalls: 10 * KiB + 8 + 32 + 16 + 8, // + 16: a provider's error fails the finish (see `chain`): Gemini's 10,277 -> 10,294 B
+  streamToolCalls: 10 * KiB + 8 + 32 + 16 + 8 + 64, // + 16: a provider's error fails the finish (see `chain`): Gemini's 10,277 -> 10,294 B
 };
 
 /** The JSON Schema plug-in as a user passes it to `streamToolCalls`: `jsonSchema`, from `tool-call-stream/schema`. */

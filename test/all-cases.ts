@@ -21,6 +21,7 @@ import "./providers/anthropic/anthropic-server-results.cases.ts";
 import "./providers/anthropic/anthropic-container.cases.ts";
 import "./providers/anthropic/anthropic-refusal-turn.cases.ts";
 import "./providers/anthropic/anthropic-stop-details.cases.ts";
+import "./providers/anthropic/anthropic-usage-iterations.cases.ts";
 import "./providers/anthropic/anthropic-citations.cases.ts";
 import "./providers/anthropic/anthropic-spliced-message.cases.ts";
 import "./providers/anthropic/anthropic-held-call-fault.cases.ts";

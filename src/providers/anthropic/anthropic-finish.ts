@@ -1,6 +1,6 @@
 import type { FinishDelta, Usage } from "../../shared/deltas.ts";
 import type { ExecutionContainer } from "../../shared/finish-details.ts";
-import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
+import { arrayOf, isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { readUsage } from "../usage.ts";
 import { ANTHROPIC_FINISH_REASONS } from "./anthropic-finish-reasons.ts";
 
@@ -67,6 +67,9 @@ export function anthropicContainer(value: unknown): ExecutionContainer | undefin
 /**
  * Anthropic usage: input and output tokens (the total is their sum), cache reads and writes apart,
  * the thinking tokens of the output (`output_tokens_details.thinking_tokens`) as its reasoning.
+ * A compaction's own sampling, billed but left out of the top-level counts (a `compaction` entry of
+ * `iterations`), is counted in; an advisor's (`advisor_message`, billed at its own model's rates)
+ * stays in `raw` only, as do the `message` entries the top level already counts.
  *
  * @example
  * ```ts
@@ -74,10 +77,18 @@ export function anthropicContainer(value: unknown): ExecutionContainer | undefin
  * ```
  */
 export function anthropicUsage(raw: Record<string, unknown>): Usage {
-  return readUsage(raw, ["input_tokens"], ["output_tokens"], [], {
+  const counts = { ...raw };
+  // An entry's numbers are its counts, of the same names as the top level's.
+  for (const entry of arrayOf(raw["iterations"]) as (Record<string, unknown> | null)[])
+    if (entry?.["type"] === "compaction")
+      for (const key in entry)
+        if (typeof entry[key] === "number") counts[key] = ((counts[key] as number) || 0) + (entry[key] as number);
+  const usage = readUsage(counts, ["input_tokens"], ["output_tokens"], [], {
     cacheRead: ["cache_read_input_tokens"],
     cacheWrite: ["cache_creation_input_tokens"],
     reasoning: ["output_tokens_details.thinking_tokens"],
     cacheApart: true,
   })!;
+  usage.raw = raw;
+  return usage;
 }
