@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { IncrementalJsonParser, jsonErrorPosition, type JsonValue } from "../../src/index.ts";
+import { NUMBER_PREFIX, numberFailureOffset } from "../../src/json/json-grammar.ts";
 import { assert, assertEquals, deepEqual, group } from "../support/harness.ts";
 
 /** Every JSON value shape: escapes, surrogate pairs, exponents, nesting, hostile keys, non-ASCII. */
@@ -203,5 +204,41 @@ group("IncrementalJsonParser", (test) => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  test("a number that is not JSON fails at its first bad character in one match, not one pattern test per prefix", () => {
+    // The definition: the first prefix no number may start with.
+    const reference = (token: string, at: number): number => {
+      let valid = 1;
+      while (valid <= token.length && NUMBER_PREFIX.test(token.slice(0, valid))) valid++;
+      return valid <= token.length ? at - token.length + valid - 1 : at;
+    };
+    const token = fc.stringMatching(/^[-+.eE0-9a-z]{0,12}$/);
+    fc.assert(
+      fc.property(token, fc.nat(99), (word, extra) => {
+        assertEquals(numberFailureOffset(word, word.length + extra), reference(word, word.length + extra), word);
+      }),
+      { seed: 62, numRuns: 2000 },
+    );
+    // Pattern calls counted, not timed: testing each prefix of 20,000 digits was 20,000 tests (quadratic work).
+    const calls = { count: 0 };
+    const { test: realTest, exec: realExec } = RegExp.prototype;
+    RegExp.prototype.test = function (this: RegExp, input: string) {
+      calls.count++;
+      return realTest.call(this, input);
+    };
+    RegExp.prototype.exec = function (this: RegExp, input: string) {
+      calls.count++;
+      return realExec.call(this, input);
+    };
+    const parser = new IncrementalJsonParser();
+    try {
+      parser.feed(`{"a": ${"1".repeat(20_000)}e}`);
+    } finally {
+      RegExp.prototype.test = realTest;
+      RegExp.prototype.exec = realExec;
+    }
+    assertEquals(parser.failure, { reason: "invalid-json", offset: 20_007 });
+    assert(calls.count < 10, `${calls.count} pattern calls`);
   });
 });
