@@ -35,7 +35,8 @@ const FRAGMENT_FIELDS = ["arguments", "partial_arguments", "arguments_delta"] as
  * `function_call` with its `id`, `name` and empty `arguments`), `step.delta`s fill it (`text`,
  * `thought_summary`, `thought_signature`, and a call's argument text as `arguments_delta`),
  * `step.stop` ends it, all by the step's `index`, which is the call's index. `interaction.completed`
- * ends the response with its `status` (`requires_action` when calls wait for results) and usage;
+ * ends the response with its `status` (`requires_action` when calls wait for results) and usage
+ * (a step delta's `metadata.total_usage`, the usage so far, is its usage before that);
  * a `requires_continuation` (the per-request decode limit) with its `continuation_token` on the finish.
  * The legacy spelling (`interaction.start`, `content.start`/`content.delta`/`content.stop` with a
  * `content` in place of `step`, `interaction.complete`, a `function_call` delta carrying the whole
@@ -116,6 +117,8 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
         return;
       case "step.delta":
       case "content.delta":
+        // The usage so far (`metadata.total_usage`), before the delta: the first is the input's count before any output.
+        this.#usage((payload["metadata"] as Payload | undefined)?.["total_usage"]);
         if (index !== undefined && isRecord(payload["delta"])) this.#onDelta(index, payload["delta"]);
         return;
       case "step.stop":
@@ -242,20 +245,24 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
     this.#emit({ type: "tool-call-end", index });
   }
 
-  #onCompleted(interaction: Payload): void {
-    // A step the stream never stopped is stopped here, so that its call or signature is not lost.
-    for (const index of [...this.#steps.keys()]) this.#onStop(index, true);
-    this.#server.complete();
-    const usage = readUsage(interaction["usage"], ["total_input_tokens"], ["total_output_tokens"], ["total_tokens"], {
+  /** An interaction's `Usage` (the completed interaction's, or a step delta's so far). */
+  #usage(raw: unknown): void {
+    const usage = readUsage(raw, ["total_input_tokens"], ["total_output_tokens"], ["total_tokens"], {
       cacheRead: ["total_cached_tokens"],
       reasoning: ["total_thought_tokens"],
       reasoningApart: true, // as Gemini's (src/providers/gemini/gemini-delta-stream.ts)
     });
-    if (usage) {
-      // The built-in tools' prompt (`total_tool_use_tokens`), apart from the input's count and in the total, is input too.
-      addInputApart(usage, "total_tool_use_tokens", "total_tokens");
-      this.#emit({ type: "usage", usage });
-    }
+    if (!usage) return;
+    // The built-in tools' prompt (`total_tool_use_tokens`), apart from the input's count and in the total, is input too.
+    addInputApart(usage, "total_tool_use_tokens", "total_tokens");
+    this.#emit({ type: "usage", usage });
+  }
+
+  #onCompleted(interaction: Payload): void {
+    // A step the stream never stopped is stopped here, so that its call or signature is not lost.
+    for (const index of [...this.#steps.keys()]) this.#onStop(index, true);
+    this.#server.complete();
+    this.#usage(interaction["usage"]);
     const status = nonEmptyString(interaction["status"]) ?? null;
     if (status === "failed" && isRecord(interaction["error"]))
       this.#emit(providerError(interaction["error"], "The provider reported that the interaction failed."));
