@@ -7,6 +7,7 @@ import "./framing/text-framings.cases.ts";
 // Providers: messages to normalized deltas.
 import "./providers/openai-chat/openai-chat-conformance.cases.ts";
 import "./providers/openai-chat/openai-chat-quirks.cases.ts";
+import "./providers/openai-chat/openai-chat-null-error.cases.ts";
 import "./providers/openai-chat/openai-chat-reasoning-fields.cases.ts";
 import "./providers/openai-chat/openai-chat-parallel-wrapper.cases.ts";
 import "./providers/openai-chat/openai-chat-custom-tools.cases.ts";

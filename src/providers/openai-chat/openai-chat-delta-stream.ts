@@ -132,9 +132,10 @@ function decodeMessage(
   const chunk = readJsonObject(message, emit, payload);
   if (!chunk) return;
   options.onChunk?.(chunk);
-  // Groq sends `event: error` with an OpenAI-style body; OpenRouter puts `error` next to choices.
+  // Groq sends `event: error` with an OpenAI-style body; OpenRouter puts `error` next to choices
+  // (Foundry Local a null one on every healthy chunk, which is no error).
   const failed = message.event === "error" ? chunk : chunk["error"];
-  if (failed !== undefined) emit(providerError(failed));
+  if (failed != null) emit(providerError(failed));
   const before = reasoning.model(chunk["model"]);
   const choices = arrayOf(chunk["choices"]);
   const write = message.jsonText ?? options.jsonText ?? JSON.stringify;
