@@ -131,7 +131,14 @@ export const BUDGET = {
   // a refusal's deltas kept until its `.done`, given at its item's, the response's or the input's
   // end when `.done` never came, so that a stream cut before `.done` keeps the refusal it streamed,
   // as it keeps its text ("nothing lost before a fault"): 8,703 -> 8,778 B.
-  responsesChain: 8.5 * KiB + 80 + 32 + 8 + 16, // + 16: a provider's error fails the finish (see `chain`): 8,818 -> 8,833 B; + 32: moderation results, + 8: `continuationToken` (see `chain`): 8,809 -> 8,817 B
+  // + 264 in issue 37 (perf-responses, 2026-12-05): the delta events read faster, for `for await`
+  // over the 10 KB Responses body at the target's line (1.44 to 1.48 times the floor): the start
+  // and middle each event shares matched as sticky patterns of their text (`textPattern`, a third
+  // of the slice-and-compare), the tail (`logprobs`, `obfuscation`) by one pattern, the delta's
+  // two-character escapes read without `JSON.parse` (`jsonLiteralText`), and an event in order
+  // emitted without its payload object (`SequenceReorderer.next`): 8,833 -> 9,098 B; the stage on
+  // OpenAI Chat's + 263 B (3,564), streamToolCalls for OpenAI Responses + 270 B (10,554).
+  responsesChain: 8.5 * KiB + 80 + 32 + 8 + 16 + 264, // + 16: a provider's error fails the finish (see `chain`): 8,818 -> 8,833 B; + 32: moderation results, + 8: `continuationToken` (see `chain`): 8,809 -> 8,817 B
   // Raised from 8.25 KiB in issue 34: Claude on Bedrock reads with the Anthropic decoder, which keeps
   // server tools' results and their calls' blocks for the next turn (8,367 -> 8,472 B). Then 8.875
   // KiB, still in issue 34: Converse's own server tools' results (Amazon Nova's system tools, a
@@ -154,7 +161,7 @@ export const BUDGET = {
   // before it), as `responsesChain` says (3,215 -> 3,290 B).
   // Then by 40 B: the Bedrock stage brings the Anthropic decoder, which counts a compaction's tokens
   // (see `anthropicChain`): 3,276 -> 3,331 B.
-  extraProvider: 3.125 * KiB + 96 + 40,
+  extraProvider: 3.125 * KiB + 96 + 40 + 232, // + 232: OpenAI Responses' delta events read faster (see `responsesChain`)
   schemaPlugin: 13.9 * KiB,
   // `for await` over streamToolCalls reads the chain's events without a stream read each (issue
   // 37, `EventChannel`): about 630 B in each provider's (Bedrock 16,037 -> 16,665 B). Then the
@@ -193,7 +200,8 @@ export const BUDGET = {
   // + 8 B in the repair-paths round (2026-12-05): the call's error is one verdict on both paths (the
   // repair's, else the parser's or the scan's: one failure field, not two offsets) and the repair is
   // given `maxDepth`: Gemini's 10,277 -> 10,284, the others 3 to 9 B each (the core chains 0 to 1 B).
-  streamToolCalls: 10 * KiB + 8 + 32 + 16 + 8 + 64, // + 16: a provider's error fails the finish (see `chain`): Gemini's 10,277 -> 10,294 B
+  // + 192 in issue 37 (perf-responses): OpenAI Responses' delta events read faster (see `responsesChain`).
+  streamToolCalls: 10 * KiB + 8 + 32 + 16 + 8 + 64 + 192, // + 16: a provider's error fails the finish (see `chain`): Gemini's 10,277 -> 10,294 B
 };
 
 /** The JSON Schema plug-in as a user passes it to `streamToolCalls`: `jsonSchema`, from `tool-call-stream/schema`. */

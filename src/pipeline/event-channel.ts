@@ -150,7 +150,8 @@ class DirectIterator<T> implements AsyncIterator<T, undefined> {
   }
 
   next(): Promise<Result<T>> {
-    return this.#after(() => this.#next());
+    // Without an answer waiting, answered at once (no closure made per event).
+    return this.#ongoing ? this.#after(() => this.#next()) : this.#next();
   }
 
   return(value?: undefined): Promise<Result<T>> {

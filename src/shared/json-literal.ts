@@ -30,6 +30,42 @@ export function jsonLiteralEnd(data: string, start: number): number {
   return 0;
 }
 
+/** JSON's two-character escapes (the character after the backslash), and the characters they stand for. */
+const ESCAPES = '"\\/bfnrt';
+const ESCAPED = '"\\/\b\f\n\r\t';
+
+/**
+ * The text of the JSON string literal opening at `start` whose end {@link jsonLiteralEnd} gave
+ * (`end`, its result), as `JSON.parse` gives it; `undefined` when it is not JSON (it never closes,
+ * holds a raw control character or an escape JSON has not). The two-character escapes are read
+ * here: `JSON.parse` of a short literal costs twice as much in V8 (one with a `\u` escape is still
+ * parsed by it).
+ *
+ * @example
+ * ```ts
+ * const data = '{"a":"b\\"c"}';
+ * jsonLiteralText(data, 5, jsonLiteralEnd(data, 5)); // 'b"c'
+ * ```
+ */
+export function jsonLiteralText(data: string, start: number, end: number): string | undefined {
+  if (end >= 0) return end ? data.slice(start + 1, end - 1) : undefined;
+  end = -end;
+  let text = "";
+  let from = start + 1;
+  for (let at = data.indexOf("\\", from); at !== -1 && at < end; at = data.indexOf("\\", from)) {
+    const which = ESCAPES.indexOf(data[at + 1]!);
+    if (which < 0)
+      try {
+        return JSON.parse(data.slice(start, end)) as string;
+      } catch {
+        return undefined;
+      }
+    text += data.slice(from, at) + ESCAPED[which];
+    from = at + 2;
+  }
+  return text + data.slice(from, end - 1);
+}
+
 /**
  * Whether a character code (or a byte) is JSON's white space, which is SSE's too: one function
  * for the framings and the arguments' buffer, so a bundle holds it once.

@@ -8,8 +8,12 @@ import {
   type ProviderDelta,
   type SSEMessage,
 } from "../../src/index.ts";
+import { jsonLiteralEnd, jsonLiteralText } from "../../src/shared/json-literal.ts";
 import { utf8Length } from "../../src/tools/utf8-length.ts";
 import { assertEquals, group } from "../support/harness.ts";
+import { jsonLiterals } from "../support/json-literal-arbitraries.ts";
+
+const { anyLiteral } = jsonLiterals('"}}', "\\/", "\\x", "\\u12", "\\u00e9");
 
 /** A Responses text-delta event whose text names its sequence number (or `-` without one). */
 function textEvent(sequence: number | undefined): { data: string; event: string } {
@@ -43,6 +47,7 @@ const anthropicDeltaData = fc.oneof(
       ({ index, text }) =>
         `{"type":"content_block_delta","index":${index},"delta":{"type":"input_json_delta","partial_json":${JSON.stringify(text)}}}`,
     ),
+
   fc.constantFrom(
     '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"a"}}',
     '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"a\\"}}',
@@ -112,6 +117,39 @@ group("Pipeline fast paths", (test) => {
         data,
       );
     }
+  });
+
+  test("OpenAI Responses: data that is not JSON is malformed before any delta event too", () => {
+    // No middle is known before the first delta event: none may let other data through as one.
+    for (const data of [
+      '{"type":"response.output_text.delta","sequence_number":5-"}',
+      '{"type":"response.output_text.delta","sequence_number":5"}',
+    ]) {
+      const out: ProviderDelta[] = [];
+      new OpenAIResponsesDecoder((delta) => out.push(delta)).decode({ data });
+      assertEquals(
+        out.map((delta) => (delta.type === "error" ? delta.error.code : delta.type)),
+        ["malformed-payload"],
+        data,
+      );
+    }
+  });
+
+  test("jsonLiteralText reads a string literal as JSON.parse does, escapes of every kind included", () => {
+    fc.assert(
+      fc.property(anyLiteral, fc.constantFrom("", "}", ',"x":"\\"}'), (literal, after) => {
+        const data = `{"a":${literal}${after}`;
+        const end = jsonLiteralEnd(data, 5);
+        let expected: unknown;
+        try {
+          expected = JSON.parse(data.slice(5, Math.abs(end)));
+        } catch {
+          expected = undefined;
+        }
+        assertEquals(jsonLiteralText(data, 5, end), end === 0 ? undefined : expected, data);
+      }),
+      { seed: 37, numRuns: 2000 },
+    );
   });
 
   test("SequenceReorderer releases events in order without buffering them, exactly as buffering every event would", () => {

@@ -73,28 +73,34 @@ group("OpenAI Responses fast path", (test) => {
   test("OpenAI's own delta events, and many of the generated ones, take the fast path", () => {
     const data =
       '{"type":"response.function_call_arguments.delta","sequence_number":5,"item_id":"fc_1","output_index":1,"delta":"{\\"a","obfuscation":"x"}';
+    const reader = new ResponsesFastDelta();
+    const read = (text: string) => {
+      const delta = reader.read(text);
+      return delta === undefined
+        ? undefined
+        : { type: reader.type, sequence: reader.sequence, itemId: reader.itemId, index: reader.index, delta };
+    };
     const expected = {
       type: "response.function_call_arguments.delta",
-      sequence_number: 5,
-      item_id: "fc_1",
-      output_index: 1,
+      sequence: 5,
+      itemId: "fc_1",
+      index: 1,
       delta: '{"a',
     };
-    const reader = new ResponsesFastDelta();
-    assertEquals(reader.read(data), expected);
+    assertEquals(read(data), expected);
     // Again with the start and the middle it keeps, then another item, then the other order.
-    assertEquals(reader.read(data.replace(":5,", ":6,")), { ...expected, sequence_number: 6 });
-    assertEquals(reader.read(data.replace('"fc_1","output_index":1', '"fc_2","output_index":2')), {
+    assertEquals(read(data.replace(":5,", ":6,")), { ...expected, sequence: 6 });
+    assertEquals(read(data.replace('"fc_1","output_index":1', '"fc_2","output_index":2')), {
       ...expected,
-      item_id: "fc_2",
-      output_index: 2,
+      itemId: "fc_2",
+      index: 2,
     });
     assertEquals(
-      reader.read(data.replace('"item_id":"fc_1","output_index":1', '"output_index":1,"item_id":"fc_1"')),
+      read(data.replace('"item_id":"fc_1","output_index":1', '"output_index":1,"item_id":"fc_1"')),
       expected,
     );
-    assertEquals(reader.read(` ${data}`), undefined);
-    assertEquals(reader.read(data.replace('"obfuscation":"x"', '"obfuscation":"x","y":1')), undefined);
+    assertEquals(read(` ${data}`), undefined);
+    assertEquals(read(data.replace('"obfuscation":"x"', '"obfuscation":"x","y":1')), undefined);
     // The property above compares both paths only where the fast one is taken.
     const taken = fc
       .sample(eventData, { seed: 37, numRuns: 1000 })

@@ -25,37 +25,35 @@ const KEPT =
 const BUILT_IN_ITEMS = /^(apply_patch|shell|local_shell|mcp|tool_search|computer)_call$/;
 
 /**
- * OpenAI Responses API streaming events to normalized deltas (also Azure, DeepSeek and LM Studio
- * Responses endpoints).
+ * OpenAI Responses API streaming events to normalized deltas (also Azure, DeepSeek and LM Studio Responses endpoints).
  *
- * A `function_call` output item is a call whose id is its `call_id` (not the item id) and whose
- * index is its `output_index`; it completes at `function_call_arguments.done`, whose final
- * arguments win. `custom_tool_call` items carry free text, kept as a string and never parsed.
- * Events are put back in `sequence_number` order within a bounded window; exact duplicates are
- * dropped and a gap that never fills is reported rather than waited for. A `reasoning` item, at its
- * `output_item.done`, becomes a `reasoning-part` delta (its id, `encrypted_content` and `summary`),
- * in stream order: a manually passed-back turn must repeat it before its calls. A refusal is a
- * `refusal` field part, not text, with the id of its `message` item, which the next turn sends back
- * with the refusal as its `refusal` part: at its `response.refusal.done`, else at its item's end,
- * else at the response's or the input's end with what its deltas streamed (a stream cut before
- * `.done` keeps the refusal it streamed, as it keeps its text). The built-in client tools' items
- * (`apply_patch_call`, `shell_call`, `local_shell_call`, `computer_call`) are calls the application
- * runs, and an `mcp_call` a call the provider ran (see {@link ResponsesBuiltInCalls}). A
- * `function_call` of a tool that tool search loaded keeps its `namespace` on
- * `providerMetadata.responsesItem`, which its item must carry back. With programmatic tool calling,
- * a `function_call` made by a program carries a `caller` (`{ type: "program", caller_id }`), kept
- * on the call's `providerMetadata.responsesItem`, and the `program` item that made it (its `code`
- * and the `fingerprint` that "must be round-tripped") on its `providerMetadata.responsesProgram`:
- * the next turn sends the program item back before its calls, and each call with its caller. An
- * `mcp_approval_request` item (a remote MCP tool OpenAI runs only once the application approves it)
- * is an `approval-request` delta at its `output_item.done`, never a call, and bounded as one
- * (`ResponsesApprovals`). A `compaction` item (the context compacted), a server tool's output item
- * (`tool_search_output` of a server tool search, `program_output`, a hosted shell's
- * `shell_call_output`) and a tool OpenAI ran (`web_search_call`, ...) are kept blocks, sent back in
- * place; with `builtInCalls`, also a `providerExecuted` call right before its block. A call whose
- * item never came done ends with its item in `response.completed`; one never announced (a gateway
- * sends its item only done, or only in that output) starts there, known by its item id, else by its
- * place there. A reasoning summary's parts are joined with a blank line, as Codex shows them.
+ * A `function_call` output item is a call whose id is its `call_id` (not the item id) and whose index is
+ * its `output_index`; it completes at `function_call_arguments.done`, whose final arguments win.
+ * `custom_tool_call` items carry free text, kept as a string and never parsed. Events are put back in
+ * `sequence_number` order within a bounded window; exact duplicates are dropped and a gap that never fills
+ * is reported rather than waited for. A `reasoning` item, at its `output_item.done`, becomes a
+ * `reasoning-part` delta (its id, `encrypted_content` and `summary`), in stream order: a manually
+ * passed-back turn must repeat it before its calls. A refusal is a `refusal` field part, not text, with
+ * the id of its `message` item, which the next turn sends back with the refusal as its `refusal` part: at
+ * its `response.refusal.done`, else at its item's end, else at the response's or the input's end with what
+ * its deltas streamed (a stream cut before `.done` keeps the refusal it streamed, as it keeps its text).
+ * The built-in client tools' items (`apply_patch_call`, `shell_call`, `local_shell_call`, `computer_call`)
+ * are calls the application runs, and an `mcp_call` a call the provider ran (see
+ * {@link ResponsesBuiltInCalls}). A `function_call` of a tool that tool search loaded keeps its `namespace` on
+ * `providerMetadata.responsesItem`, which its item must carry back. With programmatic tool calling, a
+ * `function_call` made by a program carries a `caller` (`{ type: "program", caller_id }`), kept on the
+ * call's `providerMetadata.responsesItem`, and the `program` item that made it (its `code` and the
+ * `fingerprint` that "must be round-tripped") on its `providerMetadata.responsesProgram`: the next turn
+ * sends the program item back before its calls, and each call with its caller. An `mcp_approval_request`
+ * item (a remote MCP tool OpenAI runs only once the application approves it) is an `approval-request`
+ * delta at its `output_item.done`, never a call, and bounded as one (`ResponsesApprovals`). A `compaction`
+ * item (the context compacted), a server tool's output item (`tool_search_output` of a server tool search,
+ * `program_output`, a hosted shell's `shell_call_output`) and a tool OpenAI ran (`web_search_call`, ...)
+ * are kept blocks, sent back in place; with `builtInCalls`, also a `providerExecuted` call right before
+ * its block. A call whose item never came done ends with its item in `response.completed`; one never
+ * announced (a gateway sends its item only done, or only in that output) starts there, known by its item
+ * id, else by its place there. A reasoning summary's parts are joined with a blank line, as Codex shows
+ * them.
  *
  * @example
  * ```ts
@@ -107,22 +105,19 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     this.#reorderer = new SequenceReorderer<Payload>(
       options.reorderWindow ?? 64,
       (payload) => this.#onEvent(payload),
-      (from, to) =>
-        emit({
-          type: "error",
-          error: {
-            code: "sequence-gap",
-            message: `Events ${from} to ${to} never arrived; the stream went on without them.`,
-          },
-        }),
+      (from, to) => {
+        const message = `Events ${from} to ${to} never arrived; the stream went on without them.`;
+        emit({ type: "error", error: { code: "sequence-gap", message } });
+      },
     );
   }
 
-  /** Decodes one SSE message. */
+  /** Decodes one SSE message (a delta event, nearly all of a stream, read without its payload object unless held for its order). */
   decode(message: SSEMessage): void {
-    // The delta events, nearly all of a stream, without building their payload objects.
-    const payload =
-      (message.value === undefined && this.#fast.read(message.data)) || readJsonObject(message, this.#emit);
+    const fast = this.#fast;
+    const delta = message.value === undefined ? fast.read(message.data) : undefined;
+    if (delta !== undefined && this.#reorderer.next(fast.sequence)) return this.#onDelta(fast.type, delta, fast.index);
+    const payload = delta === undefined ? readJsonObject(message, this.#emit) : fast.payload(delta);
     if (!payload) return;
     payload["type"] ??= message.event;
     this.#reorderer.push(payload["sequence_number"], payload);
@@ -159,20 +154,17 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
         return this.#onArgumentsDone(event, event["arguments"] ?? event["input"]);
       case "response.output_item.done":
         return this.#onItemDone(event);
-      case "response.output_text.delta":
-        if (text) this.#emit({ type: "text-delta", text });
-        return;
       case "response.refusal.delta": // kept until its `.done` gives it whole (else its item's end, the response's, the input's)
         if (text) this.#refusals.set(id, (this.#refusals.get(id) ?? "") + text);
         return this.#builtIns?.event(type, event, -1); // for the plug-in's bound (`ResponsesCitations`)
       case "response.refusal.done":
         if (text) this.#refusals.set(id, text);
         return this.#refusal(id);
+      case "response.output_text.delta":
       case "response.reasoning_summary_part.added":
       case "response.reasoning_summary_text.delta":
       case "response.reasoning_text.delta":
-        if (text) this.#emit({ type: "reasoning-delta", text });
-        return;
+        return this.#onDelta(type, text, 0);
       case "response.completed":
       case "response.incomplete":
       case "response.failed":
@@ -221,6 +213,14 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
         },
       }),
     });
+  }
+
+  /** A delta event read fast (or a text's, reasoning's): a call's argument fragment (the item at `index`'s), a text's or reasoning's delta. */
+  #onDelta(type: string, text: string | undefined, index: number): void {
+    if (!text) return;
+    if (type === "response.function_call_arguments.delta")
+      this.#emit({ type: "tool-call-chunk", index, argumentsDelta: text });
+    else this.#emit({ type: type === "response.output_text.delta" ? "text-delta" : "reasoning-delta", text });
   }
 
   #indexOf(event: Payload): number | undefined {

@@ -33,18 +33,25 @@ export class SequenceReorderer<T> {
 
   /** Accepts one event with its sequence number (anything but a number, such as `undefined`: it has none). */
   push(sequence: unknown, event: T): void {
-    if (typeof sequence !== "number") return this.#release(event);
-    // The stream's numbering starts at its first event (the Responses API starts at 0).
-    this.#next ??= sequence;
-    // The common case, an event in order with nothing held, is released without touching the buffer.
-    if (sequence === this.#next && this.#buffer.size === 0) {
-      this.#next++;
-      return this.#release(event);
-    }
-    if (sequence < this.#next || this.#buffer.has(sequence)) return;
+    if (typeof sequence !== "number" || this.next(sequence)) return this.#release(event);
+    if (sequence < this.#next! || this.#buffer.has(sequence)) return;
     this.#buffer.set(sequence, event);
     this.#drain();
     if (this.#buffer.size > this.#window) this.#skipGap();
+  }
+
+  /**
+   * The common case of {@link SequenceReorderer.push}, for a caller that builds its event only
+   * when it must wait: true (the number taken, the event the caller's to handle now) when
+   * `sequence` is the next one and nothing is held, else false, nothing changed but the stream's
+   * first number noted (then `push` the event).
+   */
+  next(sequence: number): boolean {
+    // The stream's numbering starts at its first event (the Responses API starts at 0).
+    this.#next ??= sequence;
+    if (sequence !== this.#next || this.#buffer.size) return false;
+    this.#next++;
+    return true;
   }
 
   /** The input ended: report any gap and release everything still held, in order. */
