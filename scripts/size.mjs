@@ -122,7 +122,13 @@ export const BUDGET = {
   // `usage.iterations`), which Anthropic bills but leaves out of the top-level counts, is counted in
   // the usage (a compacting turn's 180,000 input tokens were missing): 7,764 -> 7,830 B; Bedrock's,
   // which reads InvokeModel with the decoder, 9,305 -> 9,374 B.
-  anthropicChain: 7.5 * KiB + 16 + 32 + 8 + 24 + 8 + 72, // + 8: a provider's error fails the finish (see `chain`): 7,753 -> 7,762 B; + 16: moderation results, + 8: `continuationToken` (see `chain`): 7,721 -> 7,729 B
+  // + 288 in issue 37 (perf-responses, 2026-12-05): an `input_json_delta` read with the Responses
+  // reader's tools: its head matched as a sticky pattern of the last one (`textPattern`, a third of
+  // the slice-and-compare), its literal scanned (`jsonLiteralEnd`) and its two-character escapes
+  // read without `JSON.parse` (`jsonLiteralText`): `for await` over Anthropic's one-call bodies 16 to
+  // 20 % less CPU (10 KB: 1.39 -> 1.13 times the floor). 7,840 -> 8,128 B; Bedrock's, which reads
+  // InvokeModel with the decoder, + 300 B (9,684); streamToolCalls for Anthropic + 303 B (10,672).
+  anthropicChain: 7.5 * KiB + 16 + 32 + 8 + 24 + 8 + 72 + 288, // + 8: a provider's error fails the finish (see `chain`): 7,753 -> 7,762 B; + 16: moderation results, + 8: `continuationToken` (see `chain`): 7,721 -> 7,729 B
   // Raised from 8 KiB in issue 34: the tools OpenAI runs itself (web search, code interpreter,
   // image generation, file search) reported as provider-executed calls, a code interpreter's code
   // streamed as its input (in ResponsesBuiltInCalls, which the stage brings): 8,073 -> 8,232 B.
@@ -146,7 +152,7 @@ export const BUDGET = {
   // saved in the InvokeModel chunks' base64 (streamToolCalls for Bedrock 10,155 -> 10,193 B).
   // Then 9 KiB, still in issue 34: that result's deltas bounded by maxArgumentsLength, as a call's
   // arguments are (a review found them unbounded): 9,024 -> 9,088 B.
-  bedrockChain: 9 * KiB + 16 + 32 + 32 + 16 + 72, // + 72: see `anthropicChain`; + 16: a provider's error fails the finish (see `chain`): 9,288 -> 9,303 B; + 16: moderation results (see `chain`); + 32, + 32: see `anthropicChain`
+  bedrockChain: 9 * KiB + 16 + 32 + 32 + 16 + 72 + 300, // + 300: Anthropic's `input_json_delta` read faster (see `anthropicChain`); + 72: see `anthropicChain`; + 16: a provider's error fails the finish (see `chain`): 9,288 -> 9,303 B; + 16: moderation results (see `chain`); + 32, + 32: see `anthropicChain`
   // Gemini Interactions: its built-in tools' steps as provider-executed calls with their results
   // (gemini-interactions-server-steps.ts, issue 34): 7,087 -> 7,741 B.
   interactionsChain: 7.75 * KiB,
@@ -201,7 +207,7 @@ export const BUDGET = {
   // repair's, else the parser's or the scan's: one failure field, not two offsets) and the repair is
   // given `maxDepth`: Gemini's 10,277 -> 10,284, the others 3 to 9 B each (the core chains 0 to 1 B).
   // + 192 in issue 37 (perf-responses): OpenAI Responses' delta events read faster (see `responsesChain`).
-  streamToolCalls: 10 * KiB + 8 + 32 + 16 + 8 + 64 + 192, // + 16: a provider's error fails the finish (see `chain`): Gemini's 10,277 -> 10,294 B
+  streamToolCalls: 10 * KiB + 8 + 32 + 16 + 8 + 64 + 192 + 112, // + 112: Anthropic's `input_json_delta` read faster (see `anthropicChain`); + 16: a provider's error fails the finish (see `chain`): Gemini's 10,277 -> 10,294 B
 };
 
 /** The JSON Schema plug-in as a user passes it to `streamToolCalls`: `jsonSchema`, from `tool-call-stream/schema`. */

@@ -47,6 +47,11 @@ const anthropicDeltaData = fc.oneof(
       ({ index, text }) =>
         `{"type":"content_block_delta","index":${index},"delta":{"type":"input_json_delta","partial_json":${JSON.stringify(text)}}}`,
     ),
+  // Any literal: escapes of every kind, raw or unclosed.
+  anyLiteral.map(
+    (literal) =>
+      `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":${literal}}}`,
+  ),
 
   fc.constantFrom(
     '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"a"}}',

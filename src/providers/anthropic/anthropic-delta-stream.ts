@@ -2,7 +2,8 @@ import type { SSEMessage } from "../../framing/framing.ts";
 import type { ProviderDelta } from "../../shared/deltas.ts";
 import type { ExecutionContainer } from "../../shared/finish-details.ts";
 import { jsonText, type JsonWriter } from "../../shared/json-text.ts";
-import { ownText } from "../../shared/kept-text.ts";
+import { jsonLiteralEnd, jsonLiteralText } from "../../shared/json-literal.ts";
+import { matchAt, NO_TEXT, textPattern } from "../../shared/kept-text.ts";
 import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type DecoderLimits, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
@@ -85,8 +86,8 @@ export class AnthropicDecoder implements ProviderDecoder {
   #container: ExecutionContainer | undefined;
   /** The body's message id: another's `message_start` is a retry an intermediary spliced in (vercel/ai 18331). */
   #id: unknown;
-  /** The head of the last `input_json_delta` read (a string of its own), and its block's index: at first none (no data starts with a NUL), so the pattern reads the first. */
-  #head = "\0";
+  /** The head of the last `input_json_delta` read (`textPattern`), and its block's index: at first none, so the pattern reads the first. */
+  #head = NO_TEXT;
   #headIndex = 0;
 
   /**
@@ -243,25 +244,22 @@ export class AnthropicDecoder implements ProviderDecoder {
    * The most frequent event of a tool call, read without building its payload object: when the data is exactly
    * Anthropic's serialization of an `input_json_delta`,
    * `{"type":"content_block_delta","index":N,"delta":{"type":"input_json_delta","partial_json":"..."}}`, only the
-   * string is parsed (the head before it, which a block's deltas share, compared by `slice` and `===`, faster in V8
-   * than the pattern) and read as {@link AnthropicDecoder.decode} would read it. Otherwise false, doing nothing.
+   * string is read (the head before it, which a block's deltas share, matched by the pattern of the last one,
+   * `textPattern`) as {@link AnthropicDecoder.decode} would read it. Otherwise false, doing nothing.
    */
   #onInputJsonDelta(data: string, emit: Emit): boolean {
-    let head = this.#head;
-    if (data.slice(0, head.length) !== head) {
+    let at = matchAt(this.#head, data, 0);
+    if (at < 0) {
       const match = INPUT_JSON_DELTA.exec(data);
       if (!match) return false;
-      head = this.#head = ownText(match[0]);
+      this.#head = textPattern(match[0]);
       this.#headIndex = +match[1]!;
+      at = match[0].length;
     }
-    if (!data.endsWith('"}}')) return false;
-    let text: string;
-    try {
-      // One string literal from its opening to its closing quote, or not this shape at all.
-      text = JSON.parse(data.slice(head.length, -2)) as string;
-    } catch {
-      return false;
-    }
+    // One string literal, then the braces that close the delta and the event, or not this shape at all.
+    const end = jsonLiteralEnd(data, at);
+    const text = Math.abs(end) === data.length - 2 && data.endsWith("}}") && jsonLiteralText(data, at, end);
+    if (typeof text !== "string") return false;
     if (text !== "") this.#onInput(this.#headIndex, text, emit);
     return true;
   }
