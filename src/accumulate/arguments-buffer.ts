@@ -162,7 +162,7 @@ export class ArgumentsBuffer {
     // One verdict on both paths: the repair's (the parser's own, of the text or the repaired text), else the parser's or the scan's.
     const { reason: code = "invalid-json", offset = parser ? text.length : repaired?.position } = repaired?.code
       ? { reason: repaired.code, offset: repaired.position }
-      : ((parser ? parser.failure : this.#failed) ?? {});
+      : ((parser ? parser.failure : this.#confirmed(text)) ?? {});
     return failure(
       code,
       code === "too-deep"
@@ -173,6 +173,20 @@ export class ArgumentsBuffer {
             `are not valid JSON${offset === undefined ? reason : ""}`,
       offset,
     );
+  }
+
+  /**
+   * The scan's failure when the parser would say it too: bytes after the value only when the text
+   * before them is one JSON value (else it stopped being JSON earlier: a fence, a `}` in a
+   * single-quoted string, a bad token, where the scan, which knows only brackets and `"` strings,
+   * cannot say).
+   */
+  #confirmed(text: string): JsonParseFailure | undefined {
+    const failed = this.#failed;
+    try {
+      if (failed?.reason === "trailing-data") JSON.parse(text.slice(0, failed.offset));
+      return failed;
+    } catch {}
   }
 
   /**

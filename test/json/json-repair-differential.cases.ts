@@ -134,11 +134,18 @@ function split(text: string, cuts: readonly number[]): string[] {
   return pieces.length > 0 ? pieces : [""];
 }
 
+/**
+ * Without repair, what the buffered scan cannot tell (it knows only brackets and `"` strings):
+ * bytes after a top-level scalar, and a bracket past a small maxDepth after the text stopped being
+ * JSON; the parser says trailing-data and invalid-json where the scan says invalid-json and too-deep.
+ */
+const UNREPAIRED_UNTOLD = new Set(["1 2", '"a" "b"', "true false"]);
+
 /** Runs every corpus text through both paths with these options and says where they differ. */
 async function disagreements(repair: boolean): Promise<string[]> {
   const found: string[] = [];
-  for (const text of CORPUS) {
-    for (const maxDepth of [undefined, 3]) {
+  for (const text of CORPUS.filter((text) => repair || !UNREPAIRED_UNTOLD.has(text))) {
+    for (const maxDepth of repair ? [undefined, 3] : [undefined]) {
       for (const finish of ["tool_calls", "length"] as const) {
         const base = { maxDepth, ...(repair && { repairer: repairJson }) };
         const expected = await outcome([text], base, finish);
@@ -165,5 +172,9 @@ async function disagreements(repair: boolean): Promise<string[]> {
 group("JSON repair: the buffered and the partial-parser paths agree", (test) => {
   test("with repair on, each bad argument text, however chunked, has one outcome on both paths", async () => {
     assertEquals(await disagreements(true), []);
+  });
+
+  test("with repair off, at the default depth, each text but a top-level scalar's has one outcome on both paths", async () => {
+    assertEquals(await disagreements(false), []);
   });
 });

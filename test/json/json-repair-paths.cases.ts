@@ -117,6 +117,10 @@ group("JSON repair on the accumulator path", (test) => {
       assert(call?.type === "invalid-tool-call", "invalid");
       assertEquals([call.error.code, call.error.position, call.rawArguments], ["invalid-json", 0, args]);
     }
+    // The low-level stage without plug-ins: no value closed before the closing fence either, and no position.
+    const call = await accumulated([args], false);
+    assert(call?.type === "invalid-tool-call", "invalid");
+    assertEquals([call.error.code, call.error.position], ["invalid-json", undefined]);
   });
 
   test("a fence the model never closed is repaired as a closed one is; a value cut short in it only after a normal finish", async () => {
