@@ -150,9 +150,7 @@ function unread(): SchemaNode {
 /** The schemas compiled in the resource `schema`'s `$ref`s resolve against (a resource is its own). */
 function nodesOf(context: Context, schema: unknown): Map<unknown, SchemaNode> {
   const base = resource(schema) ? schema : context.base;
-  let nodes = context.nodes.get(base);
-  if (!nodes) context.nodes.set(base, (nodes = new Map()));
-  return nodes;
+  return context.nodes.get(base) ?? context.nodes.set(base, new Map()).get(base)!;
 }
 
 /** A schema, compiled once per object (a `$ref` back to it while it compiles finds it). */
@@ -167,7 +165,7 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
   const keys = Object.keys(schema);
   budget.steps -= 1 + keys.length;
   // Its flags are settled once the whole graph is compiled (settleFlags): a cycle reaches it unfinished.
-  const node = { ...blank(false), exact: false, decided: false };
+  const node = unread();
   nodes.set(schema, node);
   // An `$id` of its own (draft 7's `#name` is an anchor) makes it the resource its `$ref`s resolve against.
   const outer = context.base;
@@ -248,7 +246,7 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
   node.maxProperties = count(own(schema, "maxProperties"));
   node.propertyNames = sub(own(schema, "propertyNames"));
   // From here on, the schemas it applies to its own value (dependentSchemas to its object).
-  context.kids.set(node, [kids, kids.length]);
+  const placed = kids.length;
   readDependencies(schema, node, child, strings);
 
   const ref = own(schema, "$ref");
@@ -263,7 +261,9 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
   context.base = outer;
   // Past the budget, what was read may be incomplete (an `enum` cut short): it accepts anything.
   if (budget.steps < 0) return Object.assign(node, unread());
-  // Its own keywords' part of the flags: settleFlags adds its kids' once the whole graph is known.
+  // Its own keywords' part of the flags: settleFlags adds its kids' once the whole graph is known
+  // (one without kids has its flags already: most schemas are leaves, kept out of the graph).
+  if (kids.length) context.kids.set(node, [kids, placed]);
   node.exact =
     keys.every((key) => KNOWN.has(key)) &&
     (own(schema, "pattern") === undefined || node.pattern !== undefined) &&

@@ -8,7 +8,7 @@ import type { SchemaNode } from "./schema-node.ts";
  * @module
  */
 
-/** Each node compiled: the schemas it holds, and the index among them of the first it applies in place (`dependentSchemas`, `$ref`, `allOf`, ...). */
+/** Each node compiled that holds schemas: those, and the index among them of the first it applies in place (`dependentSchemas`, `$ref`, `allOf`, ...). */
 export type Kids = Map<SchemaNode, [SchemaNode[], number]>;
 
 /**
@@ -20,34 +20,48 @@ export type Kids = Map<SchemaNode, [SchemaNode[], number]>;
  * the nodes and their kids.
  */
 export function settleFlags(graph: Kids): void {
-  // Every kid's parents, each with whether it applies the kid in place.
-  const up = new Map<SchemaNode, [SchemaNode, boolean][]>();
+  // Each node's parents, and those that apply it in place; how many of its in-place kids are not settled yet.
+  const up = new Map<SchemaNode, SchemaNode[]>();
+  const below = new Map<SchemaNode, SchemaNode[]>();
   const left = new Map<SchemaNode, number>();
+  const link = (map: Map<SchemaNode, SchemaNode[]>, kid: SchemaNode, node: SchemaNode): void => {
+    (map.get(kid) ?? map.set(kid, []).get(kid)!).push(node);
+  };
   for (const [node, [kids, placed]] of graph) {
-    left.set(node, kids.length - placed);
-    kids.forEach((kid, i) => {
-      const parents = up.get(kid);
-      if (parents) parents.push([node, i >= placed]);
-      else up.set(kid, [[node, i >= placed]]);
-    });
+    let count = 0;
+    for (let i = 0; i < kids.length; i++) {
+      const kid = kids[i]!;
+      // A leaf (a boolean schema, one with no schema in it, one left unread): its flags are final.
+      if (!graph.has(kid)) {
+        node.exact &&= kid.exact;
+        node.decided &&= kid.decided;
+        continue;
+      }
+      link(up, kid, node);
+      if (i >= placed) {
+        link(below, kid, node);
+        count++;
+      }
+    }
+    left.set(node, count);
   }
   // Kahn's order over the in-place links: a node whose in-place kids all end, ends; those left
   // over are on a cycle in place, or reach one in place.
-  const all = [...new Set([...up.keys(), ...graph.keys()])];
-  const queue = all.filter((node) => !left.get(node));
-  for (const node of queue)
-    for (const [parent, placed] of up.get(node) ?? [])
-      if (placed && left.set(parent, left.get(parent)! - 1).get(parent) === 0) queue.push(parent);
+  const nodes = [...graph.keys()];
+  const ended = nodes.filter((node) => !left.get(node));
+  for (const node of ended)
+    for (const parent of below.get(node) ?? [])
+      if (!left.set(parent, left.get(parent)! - 1).get(parent)) ended.push(parent);
   for (const [node, count] of left) if (count) node.exact = false;
   for (const flag of ["exact", "decided"] as const) {
     // A flag that is false makes it false in every schema that holds it.
-    const queue = all.filter((node) => !node[flag]);
+    const queue = nodes.filter((node) => !node[flag]);
     for (const node of queue)
-      for (const [parent] of up.get(node) ?? [])
+      for (const parent of up.get(node) ?? [])
         if (parent[flag]) {
           parent[flag] = false;
           queue.push(parent);
         }
-    for (const node of graph.keys()) node.decided &&= node.exact;
+    for (const node of nodes) node.decided &&= node.exact;
   }
 }
