@@ -124,6 +124,24 @@ group("Pipeline fast paths", (test) => {
     }
   });
 
+  test("Anthropic: a partial_json that is no string is malformed after an input_json_delta too", () => {
+    // The head kept from the last delta ends before the literal's quote: what follows it must be one.
+    const head = '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":';
+    for (const value of ['1a"', '5"', 'x"']) {
+      const out: ProviderDelta[] = [];
+      const decoder = new AnthropicDecoder((delta) => out.push(delta));
+      const block = { type: "tool_use", id: "t0", name: "f", input: {} };
+      decoder.decode({ data: JSON.stringify({ type: "content_block_start", index: 0, content_block: block }) });
+      decoder.decode({ data: `${head}"{"}}` });
+      decoder.decode({ data: `${head}${value}}}` });
+      assertEquals(
+        out.slice(1).map((delta) => (delta.type === "error" ? delta.error.code : delta.type)),
+        ["tool-call-chunk", "malformed-payload"],
+        value,
+      );
+    }
+  });
+
   test("OpenAI Responses: data that is not JSON is malformed before any delta event too", () => {
     // No middle is known before the first delta event: none may let other data through as one.
     for (const data of [

@@ -16,7 +16,7 @@ const TOOL_BLOCKS: Record<string, boolean> = { tool_use: false, server_tool_use:
 
 /** Anthropic's serialization of an `input_json_delta` to its literal (the index a JSON integer, exact). */
 const INPUT_JSON_DELTA =
-  /^\{"type":"content_block_delta","index":(0|[1-9]\d{0,8}),"delta":\{"type":"input_json_delta","partial_json":(?=")/;
+  /^\{"type":"content_block_delta","index":(0|[1-9]\d{0,8}),"delta":\{"type":"input_json_delta","partial_json":"/;
 
 /** What the decoder remembers of an open tool block. */
 interface ToolBlock {
@@ -256,8 +256,9 @@ export class AnthropicDecoder implements ProviderDecoder {
       this.#headIndex = +match[1]!;
       at = match[0].length;
     }
-    // One string literal, then the braces that close the delta and the event, or not this shape at all.
-    const end = jsonLiteralEnd(data, at);
+    // One string literal, then the braces that close the delta and the event, or not this shape at all
+    // (the head, kept or matched, ends with the literal's quote: `"partial_json":1a"}}` is none).
+    const end = jsonLiteralEnd(data, --at);
     const text = Math.abs(end) === data.length - 2 && data.endsWith("}}") && jsonLiteralText(data, at, end);
     if (typeof text !== "string") return false;
     if (text !== "") this.#onInput(this.#headIndex, text, emit);
