@@ -255,20 +255,19 @@ export class ToolCallAccumulatorCore {
     this.#enqueue({ type: "invalid-tool-call", ...call });
   }
 
-  /** Completes open calls at a finish or the end of the response; a value cut short may be closed only after a normal finish. */
+  /** Completes the open calls of `choice` at its finish, or all at the end of the response (none after a wrapper's calls past the limit aborted it). */
   #completeAll(choice?: number): void {
-    // Only a normal finish closes a value cut short (`[DONE]` alone does not); after an abnormal one `""` is not `{}`.
-    const { reason, finishSeen } = this.#s;
-    const normal = finishSeen && (reason === undefined || reason === "stop" || reason === "tool-calls");
-    // A wrapper's calls past the limit abort the response midway: nothing completes after that.
+    // Only a normal finish of its choice closes a value cut short (not `[DONE]`, nor the end after another choice's).
+    const { reason } = this.#s;
+    const normal = choice !== undefined && (reason === undefined || reason === "stop" || reason === "tool-calls");
     for (const call of this.#registry.openCalls(choice))
-      this.#s.closed || this.#complete(call, normal, finishSeen && !normal);
+      this.#s.closed || this.#complete(call, normal, choice !== undefined && !normal);
   }
 
-  /** The input ended (`done`: with `[DONE]`): finish after the provider's finish, or at `[DONE]` with no provider error; otherwise abort, discarding what is open (vLLM and llama.cpp send `[DONE]` after an error that cut a call). */
+  /** The input ended (`done`: with `[DONE]`): finish after the provider's finish with no call left open (`n > 1`: another choice's finish does not finish this one's), or at `[DONE]` with no provider error; otherwise abort, discarding what is open (vLLM and llama.cpp send `[DONE]` after an error that cut a call). */
   #stop(done: boolean): void {
     const { finishSeen, providerErrorSeen } = this.#s;
-    if (finishSeen || (done && !providerErrorSeen)) this.#finish();
+    if ((finishSeen && !this.#registry.open.size) || (done && !providerErrorSeen)) this.#finish();
     else this.abort(providerErrorSeen ? "provider-error" : "input-ended");
   }
 
@@ -281,14 +280,15 @@ export class ToolCallAccumulatorCore {
     fields.toolCalls.sort(byIndex);
     fields.invalidToolCalls.sort(byIndex);
     // `tool-calls`: calls to answer; a normal stop with complete calls is one (OpenAI's `stop` for a forced function,
-    // Gemini's `STOP`), and an end with no finish (`[DONE]`) unless a value was cut short (`invalid-json`: a gateway
-    // cut it). `turnBlocks` tells calls the provider ran apart. A provider's error fails a turn not refused, even after.
+    // Gemini's `STOP`), and an end with no finish (`[DONE]`) unless a value was cut short (`invalid-json`). `turnBlocks`
+    // tells calls the provider ran apart. A provider's error fails a turn not refused, even after: set last, so no
+    // plug-in's reason overrides it (`approval`: nothing of a failed turn is to be approved).
     const answer =
       fields.toolCalls.some((call) => !call.providerExecuted) &&
       (!s.reason ? !s.invalidToolCalls.some((call) => call.error.code === "invalid-json") : given === "stop");
-    const reason = failed && given !== "content-filter" ? "error" : answer ? "tool-calls" : given;
-    const event: FinishEvent = { type: "finish", reason, ...fields };
+    const event: FinishEvent = { type: "finish", reason: answer ? "tool-calls" : given, ...fields };
     this.#options.turnBlocks?.finish(s, event);
+    if (failed && given !== "content-filter") event.reason = "error";
     this.#enqueue(event);
   }
 

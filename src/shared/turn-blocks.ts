@@ -50,7 +50,7 @@ export interface TurnBlocks {
    * call is closed unreported.
    */
   withdraw?(state: TurnBlocksState, call: DiscardedToolCall, enqueue: (event: ToolCallEvent) => void): void;
-  /** Completes the `finish` event of `state`: its `order`, and the reason `approval` while approval requests wait. */
+  /** Completes the `finish` event of `state`: its `order`, and the reason `approval` while approval requests wait (the accumulator's `error` of a failed turn is set after it). */
   finish(state: TurnBlocksState, event: FinishEvent): void;
 }
 

@@ -48,6 +48,21 @@ const BODIES = [
   ["openai", OPENAI, "tool_calls"],
 ] as const;
 
+/** How `runToolLoop` ends over `body` (a tool `get_time`): its reason, its steps, the model requests it made. */
+async function loopEnd(provider: "anthropic" | "openai" | "openai-responses", body: string) {
+  let requests = 0;
+  const events = await collect(
+    runToolLoop({
+      provider,
+      messages: [{ role: "user", content: "Time?" }],
+      tools: { get_time: { run: () => "noon" } },
+      call: () => (requests++, Promise.resolve(new Response(body))),
+    }),
+  );
+  const last = events.at(-1);
+  return last?.type === "loop-finish" && [last.reason, last.steps, requests];
+}
+
 group("A provider's error after its finish reason", (test) => {
   for (const [provider, body, rawReason] of BODIES) {
     test(`${provider}: the text and the call, the error, then a finish of reason error`, async () => {
@@ -65,18 +80,43 @@ group("A provider's error after its finish reason", (test) => {
     });
 
     test(`${provider}: runToolLoop ends the run there (aborted), with no second request`, async () => {
-      let requests = 0;
-      const events = await collect(
-        runToolLoop({
-          provider,
-          messages: [{ role: "user", content: "Time?" }],
-          tools: { get_time: { run: () => "noon" } },
-          call: () => (requests++, Promise.resolve(new Response(body))),
-        }),
-      );
-      assertEquals(requests, 1);
-      const last = events.at(-1);
-      assertEquals(last?.type === "loop-finish" && [last.reason, last.steps], ["aborted", 1]);
+      assertEquals(await loopEnd(provider, body), ["aborted", 1, 1]);
     });
   }
+});
+
+// An OpenAI Responses turn with an MCP approval request, then the provider's error, then its
+// `response.completed`: the turn failed, so its finish is `error`, not `approval`, and no loop
+// asks the application to approve a call of it.
+const responses = (type: string, fields: object) => sse(type, { type, ...fields });
+const APPROVAL = {
+  id: "mcpr_1",
+  type: "mcp_approval_request",
+  server_label: "deepwiki",
+  name: "ask_question",
+  arguments: '{"q":"x"}',
+};
+const RESPONSES_APPROVAL = [
+  responses("response.created", { sequence_number: 0, response: { id: "resp_1", status: "in_progress", output: [] } }),
+  responses("response.output_item.added", { sequence_number: 1, output_index: 0, item: APPROVAL }),
+  responses("response.output_item.done", { sequence_number: 2, output_index: 0, item: APPROVAL }),
+  responses("error", { sequence_number: 3, code: "server_error", message: "boom", param: null }),
+  responses("response.completed", {
+    sequence_number: 4,
+    response: { id: "resp_1", status: "completed", output: [APPROVAL] },
+  }),
+].join("");
+
+group("A provider's error in a turn with approval requests", (test) => {
+  test("openai-responses: the request, the error, then a finish of reason error (not approval)", async () => {
+    const events = await collect(streamToolCalls(new Response(RESPONSES_APPROVAL), { provider: "openai-responses" }));
+    assertEquals(
+      events.map((event) => (event.type === "finish" ? `finish:${event.reason}/${event.rawReason}` : event.type)),
+      ["approval-request", "error", "finish:error/completed"],
+    );
+  });
+
+  test("openai-responses: runToolLoop ends the run aborted, asking no approval", async () => {
+    assertEquals(await loopEnd("openai-responses", RESPONSES_APPROVAL), ["aborted", 1, 1]);
+  });
 });

@@ -268,6 +268,42 @@ group("OpenAI Chat accumulation rules and provider quirks", (test) => {
     );
   });
 
+  // One choice's finish finishes its own calls only: another's call cut by the end (or an error) is
+  // discarded, as a lone choice's is; before, choice 0's `tool_calls` closed it (`{"path":"/ho"}`).
+  for (const [ending, tail, expected] of [
+    ["the body ends", [], "abort:input-ended:b"],
+    [
+      "a provider error ends it",
+      [{ error: { message: "Overloaded", type: "server_error" } }],
+      "abort:provider-error:b",
+    ],
+    ["[DONE] ends it", [], "finish:invalid-json:b"],
+  ] as const) {
+    test(`n>1: a choice cut before its finish while another finished: ${ending}, its call never completes`, async () => {
+      const choice = (index: number, id: string, args: string) => ({
+        choices: [{ index, delta: { tool_calls: [{ index: 0, id, function: { name: "rm", arguments: args } }] } }],
+      });
+      const events = await run(
+        [
+          choice(0, "a", '{"path":"/tmp/x"}'),
+          choice(1, "b", '{"path":"/ho'),
+          { choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] },
+          ...tail,
+        ],
+        ending === "[DONE] ends it",
+        { repairer: repairJson }, // the repair closes a value cut short after a normal finish: never this one
+      );
+      const calls = events.filter((e) => e.type === "tool-call").map((e) => [e.id, e.arguments]);
+      assertEquals(calls, [["a", { path: "/tmp/x" }]]);
+      const last = events.at(-1);
+      const cut =
+        last?.type === "abort"
+          ? `abort:${last.reason}:${last.discarded.map((c) => c.id).join()}`
+          : last?.type === "finish" && `finish:${last.invalidToolCalls.map((c) => `${c.error.code}:${c.id}`).join()}`;
+      assertEquals(cut, expected);
+    });
+  }
+
   test("n>1: one choice's calls never mix with another's", async () => {
     const events = await run([
       {
