@@ -3,7 +3,7 @@ import { boundIssue, MAX_ISSUES, thousands } from "./bounded-issues.ts";
 import { MAX_IN_PLACE } from "./check-arguments.ts";
 import { compileLimit, compileSchema } from "./compiled-schema.ts";
 import { appliesTooDeepInPlace } from "./in-place-depth.ts";
-import { pointerTarget, pointerTokens, resource } from "./schema-reading.ts";
+import { legacyDialect, pointerTarget, pointerTokens, resource } from "./schema-reading.ts";
 import { linearPattern } from "./pattern/linear-pattern.ts";
 import { PatternBudget } from "./pattern-budget.ts";
 import {
@@ -105,6 +105,7 @@ export function checkToolSchema(
 ): ToolSchemaIssue[] {
   const patterns = options.patterns ?? new PatternBudget();
   const state = { issues: [] as ToolSchemaIssue[], more: 0, nodes: 0 };
+  const legacy = legacyDialect(schema);
   // The schemas walked (per resource their `$ref`s resolve against, as the compilation keeps
   // them), and those `$ref`s point to with their paths and resources: one reached only through a
   // `$ref` (under a keyword JSON Schema does not have, in an `enum` value) is checked too, once.
@@ -123,7 +124,7 @@ export function checkToolSchema(
     // Depth first: an object also shared at a shallow place is still skipped by the checks here.
     if (depth > MAX_SCHEMA_DEPTH) return report(at, `nests deeper than ${MAX_SCHEMA_DEPTH} schemas`);
     // An `$id` of its own makes it the resource its `$ref`s (and its schemas') resolve against.
-    const base: Base = resource(value) ? [value, at] : outer;
+    const base: Base = resource(value, legacy) ? [value, at] : outer;
     let bases = seen.get(value);
     if (!bases) seen.set(value, (bases = new Map()));
     const was = bases.get(base[0]);
@@ -181,7 +182,7 @@ export function checkToolSchema(
         let [to, i, reached] = [base[1], 0, base];
         const target = pointerTarget(base[0], ref, (at) => {
           to += segment(tokens[i++]!);
-          if (resource(at)) reached = [at, to];
+          if (resource(at, legacy)) reached = [at, to];
         });
         if (target === undefined)
           refuse(`points to nothing in ${base[0] === schema ? "the schema" : `the schema of its $id (${base[1]})`}`);

@@ -1,7 +1,7 @@
 import type { JsonValue } from "../shared/json.ts";
 import { isRecord } from "../shared/values.ts";
 import { allowedValues } from "./allowed-values.ts";
-import { count, finite, own, pointerTarget, readDependencies, resource } from "./schema-reading.ts";
+import { count, finite, legacyDialect, own, pointerTarget, readDependencies, resource } from "./schema-reading.ts";
 import { type Kids, settleFlags } from "./schema-flags.ts";
 import type { StepBudget } from "./pattern/pattern-vm.ts";
 import type { PatternBudget } from "./pattern-budget.ts";
@@ -89,6 +89,8 @@ interface Context {
   kids: Kids;
   /** The resource the `$ref`s of the schema being compiled resolve against: the root, or the nearest schema with an `$id`. */
   base: unknown;
+  /** Whether the root says draft 7 or older, where an `$id` beside a `$ref` does not make a resource. */
+  legacy: boolean;
   count: number;
   /** The work of the compilation: a step per keyword, per item of a keyword's list, per character of a pointer or a pattern. */
   budget: StepBudget;
@@ -119,6 +121,7 @@ function compileRoot(schema: unknown, options: CompileOptions): SchemaNode {
     nodes: new Map(),
     kids: new Map(),
     base: schema,
+    legacy: legacyDialect(schema),
     count: 0,
     budget: { steps: MAX_COMPILE_STEPS },
     assertFormats: options.assertFormats === true,
@@ -149,7 +152,7 @@ function unread(): SchemaNode {
 
 /** The schemas compiled in the resource `schema`'s `$ref`s resolve against (a resource is its own). */
 function nodesOf(context: Context, schema: unknown): Map<unknown, SchemaNode> {
-  const base = resource(schema) ? schema : context.base;
+  const base = resource(schema, context.legacy) ? schema : context.base;
   return context.nodes.get(base) ?? context.nodes.set(base, new Map()).get(base)!;
 }
 
@@ -169,7 +172,7 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
   nodes.set(schema, node);
   // An `$id` of its own (draft 7's `#name` is an anchor) makes it the resource its `$ref`s resolve against.
   const outer = context.base;
-  if (resource(schema)) context.base = schema;
+  if (resource(schema, context.legacy)) context.base = schema;
   const kids: SchemaNode[] = [];
   const child = (value: unknown): SchemaNode => {
     const kid = compile(value, context, depth + 1);
@@ -285,7 +288,7 @@ function resolve(ref: string, context: Context, depth: number): SchemaNode {
   // A pointer through a schema with an `$id` of its own reaches into that resource.
   const [nesting, base] = [context.nesting, context.base];
   const target = pointerTarget(base, ref, (at) => {
-    if (resource(at)) context.base = at;
+    if (resource(at, context.legacy)) context.base = at;
   }); // dangling: unread
   // Compiled where it is reached, on the stack of what reached it: a chain of thousands of `$ref`s
   // would overflow it, so the whole nesting is bounded (and the schema refused by checkToolSchema).

@@ -49,11 +49,20 @@ export function readDependencies(
 
 /**
  * Whether a schema has an `$id` of its own, which makes it a resource: the `$ref`s in it resolve
- * against it (`#` is it, `#/$defs/a` its `$defs`). Draft 7's `$id: "#name"` is an anchor, not one.
+ * against it (`#` is it, `#/$defs/a` its `$defs`). Draft 7's `$id: "#name"` is an anchor, not one;
+ * in a `legacy` document (see {@link legacyDialect}) an `$id` beside a `$ref` is ignored, as that
+ * draft ignores every sibling of a `$ref`.
  */
-export function resource(schema: unknown): boolean {
-  const id = isRecord(schema) && own(schema, "$id");
-  return typeof id === "string" && !id.startsWith("#");
+export function resource(schema: unknown, legacy: boolean): boolean {
+  if (!isRecord(schema)) return false;
+  const id = own(schema, "$id");
+  return typeof id === "string" && !id.startsWith("#") && !(legacy && own(schema, "$ref") !== undefined);
+}
+
+/** Whether a schema's root says it is draft 7 or older (`$schema`), where a `$ref`'s siblings do not count. */
+export function legacyDialect(root: unknown): boolean {
+  const dialect = isRecord(root) && own(root, "$schema");
+  return typeof dialect === "string" && /json-schema\.org\/draft-0[3-7]\//.test(dialect);
 }
 
 /** The value a local reference points to, or `undefined`; `passed` is given each value on the way, the target too. */

@@ -133,7 +133,8 @@ export interface CheckToolArgumentsOptions extends ToolSchemaCheckOptions {
  * `contains` with `minContains`/`maxContains`, `allOf`, `anyOf`, `oneOf`, `not`,
  * `if`/`then`/`else`, boolean schemas, and local `$ref`s (`#`, `#/$defs/...`, `#/definitions/...`,
  * any JSON Pointer into the resource the `$ref` is in: the schema, or the nearest schema around it
- * with an `$id` of its own; a `$ref` cycle that never goes into the value stops after 64 steps).
+ * with an `$id` of its own (not one beside a `$ref` when the root's `$schema` says draft 7 or
+ * older); a `$ref` cycle that never goes into the value stops after 64 steps).
  * Every keyword applies together with its siblings. Other keywords (`$dynamicRef`, `$anchor` and
  * references to anchors, remote references (to an `$id`'s URI too), `unevaluatedProperties`/
  * `unevaluatedItems`, the content keywords) are ignored: they never reject a value.

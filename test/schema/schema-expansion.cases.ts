@@ -230,6 +230,35 @@ group("$refs back into a schema being compiled, and $refs under an $id of its ow
     ]);
   });
 
+  test("a document that says draft 7 ignores an $id beside a $ref, as that draft ignores a $ref's siblings", () => {
+    // Before: a 400 ("points to nothing in the schema of its $id") for a valid draft-07 schema, and
+    // its $ref unread (5 accepted). Without `$schema` (or with 2020-12's) the $id still scopes it.
+    const p = { $id: "https://x/p", $ref: "#/definitions/s" };
+    const draft7 = {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      definitions: { s: { type: "string" } },
+      properties: { p },
+    };
+    assertEquals(checkToolSchema(draft7), []);
+    assertEquals(checkToolArguments({ p: 5 }, draft7 as ToolSchema), ["$.p must be string, not number"]);
+    const draft4 = { ...draft7, $schema: "http://json-schema.org/draft-04/schema#" };
+    assertEquals(checkToolArguments({ p: 5 }, draft4 as ToolSchema), ["$.p must be string, not number"]);
+    const modern = { ...draft7, $schema: "https://json-schema.org/draft/2020-12/schema" };
+    assertEquals(
+      checkToolSchema(modern).map((issue) => issue.message),
+      ["points to nothing in the schema of its $id (parameters.properties.p)"],
+    );
+    // An $id without a $ref beside it is a resource in draft 7 too.
+    const scoped = {
+      ...draft7,
+      properties: { q: { $id: "https://x/q", properties: { r: { $ref: "#/definitions/s" } } } },
+    };
+    assertEquals(
+      checkToolSchema(scoped).map((issue) => issue.message),
+      ["points to nothing in the schema of its $id (parameters.properties.q)"],
+    );
+  });
+
   test("checkToolSchema refuses a schema nested past 64 however shallow the same object is elsewhere", () => {
     // Before: the shared object was walked at depth 1 first and then skipped as seen at depth 65,
     // where the checks accept anything (an integer check skipped unsaid).
