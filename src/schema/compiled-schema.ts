@@ -271,7 +271,9 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
     keys.every((key) => KNOWN.has(key)) &&
     (own(schema, "pattern") === undefined || node.pattern !== undefined) &&
     (!isRecord(patterns) || node.patternProperties?.length === Object.keys(patterns).length);
+  // Decided only when exact: a leaf is kept out of settleFlags, which folds that in for the rest.
   node.decided =
+    node.exact &&
     !node.uniqueItems &&
     [node.contains, node.dependentSchemas, node.not, node.ifSchema].every((value) => value === undefined);
   return finishNode(node);

@@ -47,6 +47,8 @@ const schemaOf: fc.Memo<Schema> = fc.memo((depth) => {
     fc.record({ not: sub }),
     fc.record({ if: sub, then: sub }),
     fc.record({ $ref: fc.constantFrom("#", "#/$defs/d", "#/$defs/nowhere") }),
+    // A keyword the checks do not read: the schema is not exact, so no early verdict may trust it.
+    fc.record({ unevaluatedProperties: fc.constant(false) }),
   );
   return fc.oneof(
     { weight: 1, arbitrary: fc.constantFrom<Schema>(true, false) },
@@ -103,6 +105,28 @@ group("Early schema validation: a oneOf inside a oneOf", (test) => {
     const both = new SchemaWatcher({ oneOf: [{ maxLength: 0 }, { type: "string" }] });
     new IncrementalJsonParser({ listener: both }).feed('"" ');
     assert(both.violation?.message === "Matches more than one of the allowed shapes (oneOf).", "two branches match");
+  });
+});
+
+group("Early schema validation: a branch with a keyword the checks do not read", (test) => {
+  test("a oneOf branch of no subschema but an unread keyword is never counted as a sure match", () => {
+    // A reviewer's probe on 10b37abd: such a branch (a leaf, kept out of settleFlags) stayed
+    // decided though not exact, so `{"a":1,"b":2}` matched "more than one" early, the final check
+    // accepting it (and with abortOnViolation a valid answer was aborted).
+    const schema = {
+      type: "object",
+      oneOf: [
+        { type: "object", required: ["a"], unevaluatedProperties: false },
+        { type: "object", required: ["a"] },
+      ],
+    };
+    for (const nested of [schema, { type: "object", properties: { p: schema } }]) {
+      const text = nested === schema ? '{"a":1,"b":2}' : '{"p":{"a":1,"b":2}}';
+      const watcher = new SchemaWatcher(nested);
+      new IncrementalJsonParser({ listener: watcher }).feed(text);
+      assert(watcher.violation === undefined, JSON.stringify(watcher.violation));
+      assert(checkToolArguments(JSON.parse(text) as JsonValue, nested as ToolSchema).length === 0, "valid");
+    }
   });
 });
 
