@@ -30,7 +30,8 @@ export interface IncrementalJsonParserOptions {
  * proportional to the characters fed, never a re-parse of what came before.
  *
  * At any moment `value` is the value parsed so far, built in place: objects hold the members
- * seen so far, arrays their items, and a string or number being read is there as far as it goes.
+ * seen so far, arrays their items, and a string or number being read is there as far as it goes
+ * (a number past 63 characters as far as it went when last read: read again once twice as long).
  * It is a live view, valid until the next `feed`: reading it does not copy. `isComplete` turns
  * true at the exact character that closes the top-level value; anything but white space after it
  * is a `trailing-data` failure. Keys named `__proto__`, `constructor` or `prototype` become ordinary
@@ -56,6 +57,7 @@ export class IncrementalJsonParser {
   /** The string or number or literal being read. */
   #token = "";
   #tokenIsKey = false;
+  #numberRead = 0; // the length of the number being read when `value` last read it
   /** With a listener: the string's text read since it was last told (a piece, never the whole token: no rope flattened per feed). */
   #told = "";
   /** Inside a string: an escape began (`\`), and the hex digits of a `\u` escape read so far. */
@@ -84,8 +86,12 @@ export class IncrementalJsonParser {
 
   /** The value parsed so far (a live view; `undefined` before any value began). */
   get value(): JsonValue | undefined {
-    const partial = this.#mode === Mode.Number ? partialNumber(this.#token) : undefined;
-    if (this.#mode === Mode.String && !this.#tokenIsKey) this.#place(this.#token);
+    const [token, mode] = [this.#token, this.#mode];
+    // A number is read again once it has doubled: read on every delta, a long one was quadratic work.
+    const read = mode === Mode.Number && (token.length < 64 || token.length >= 2 * this.#numberRead);
+    if (read) this.#numberRead = token.length;
+    const partial = read ? partialNumber(token) : undefined;
+    if (mode === Mode.String && !this.#tokenIsKey) this.#place(token);
     else if (partial !== undefined) this.#place(partial);
     return this.#root;
   }
@@ -169,6 +175,7 @@ export class IncrementalJsonParser {
     }
     this.#mode = word!;
     this.#token = "";
+    this.#numberRead = 0;
     return i;
   }
 
@@ -195,11 +202,8 @@ export class IncrementalJsonParser {
     }
     if (end > i) this.#append(text.slice(i, end));
     if (end === text.length) return end;
-    if (text.charCodeAt(end) === 0x5c) {
-      this.#escape = "";
-      return end + 1;
-    }
-    this.#endString();
+    if (text.charCodeAt(end) === 0x5c) this.#escape = "";
+    else this.#endString();
     return end + 1;
   }
 
@@ -246,11 +250,9 @@ export class IncrementalJsonParser {
     let end = i;
     while (end < text.length && isWordChar(text.charCodeAt(end))) end++;
     this.#token += text.slice(i, end);
-    if (this.#mode === Mode.Literal && !Object.keys(LITERALS).some((literal) => literal.startsWith(this.#token))) {
+    if (this.#mode === Mode.Literal && !Object.keys(LITERALS).some((literal) => literal.startsWith(this.#token)))
       this.#fail("invalid-json", this.#offset + i);
-      return end;
-    }
-    if (end < text.length) this.#endWord(this.#offset + end);
+    else if (end < text.length) this.#endWord(this.#offset + end);
     return end;
   }
 
@@ -281,13 +283,11 @@ export class IncrementalJsonParser {
   /** A member or item ended: move to the next slot. */
   #advance(): void {
     const frame = this.#stack[this.#stack.length - 1];
-    if (!frame) {
-      this.#mode = Mode.Done;
-      return;
+    if (frame) {
+      if (Array.isArray(frame.value)) frame.slot = (frame.slot as number) + 1;
+      frame.empty = false;
     }
-    if (Array.isArray(frame.value)) frame.slot = (frame.slot as number) + 1;
-    frame.empty = false;
-    this.#mode = Mode.AfterValue;
+    this.#mode = frame ? Mode.AfterValue : Mode.Done;
   }
 
   #close(i: number): number {

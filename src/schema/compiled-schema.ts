@@ -18,7 +18,6 @@ import {
 } from "./schema-node.ts";
 
 export type { SchemaNode } from "./schema-node.ts";
-
 /**
  * A tool's JSON Schema compiled once (per schema object, per request): every keyword the checks
  * read, read once and checked for its shape, local `$ref`s resolved, patterns built. A keyword
@@ -26,9 +25,9 @@ export type { SchemaNode } from "./schema-node.ts";
  * the checks are total), and reported at the request by `checkToolSchema`.
  *
  * Drafts: tool schemas rarely say theirs, so where draft 7 and 2020-12 differ this follows
- * 2020-12 (`$ref` applies beside its siblings, `prefixItems`/`items`, `dependentRequired`); the
- * draft 7 forms 2020-12 gives no other meaning (an `items` list with `additionalItems`,
- * `dependencies`, `definitions`) are read too.
+ * 2020-12 (`$ref` applies beside its siblings but a draft 7 root's `$id`, `prefixItems`/`items`,
+ * `dependentRequired`); draft 7's forms 2020-12 gives no other meaning (an `items` list with
+ * `additionalItems`, `dependencies`, `definitions`) are read too.
  *
  * @module
  */
@@ -264,14 +263,13 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
   context.base = outer;
   // Past the budget, what was read may be incomplete (an `enum` cut short): it accepts anything.
   if (budget.steps < 0) return Object.assign(node, unread());
-  // Its own keywords' part of the flags: settleFlags adds its kids' once the whole graph is known
-  // (one without kids has its flags already: most schemas are leaves, kept out of the graph).
+  // Its own keywords' part of the flags (decided only if exact): settleFlags adds its kids' once
+  // the whole graph is known (one without kids, most schemas, is final here, kept out of it).
   if (kids.length) context.kids.set(node, [kids, placed]);
   node.exact =
     keys.every((key) => KNOWN.has(key)) &&
     (own(schema, "pattern") === undefined || node.pattern !== undefined) &&
     (!isRecord(patterns) || node.patternProperties?.length === Object.keys(patterns).length);
-  // Decided only when exact: a leaf is kept out of settleFlags, which folds that in for the rest.
   node.decided =
     node.exact &&
     !node.uniqueItems &&

@@ -241,4 +241,38 @@ group("IncrementalJsonParser", (test) => {
     assertEquals(parser.failure, { reason: "invalid-json", offset: 20_007 });
     assert(calls.count < 10, `${calls.count} pattern calls`);
   });
+  test("value after every fragment of a long number reads it again only when it has doubled", () => {
+    // A reviewer's probe: each read tested the whole number token against NUMBER_PREFIX, so a
+    // value read per delta (partialArguments) over a 20,000-digit number was quadratic work.
+    // Characters handed to patterns counted, not timed.
+    const read = { characters: 0 };
+    const realTest = RegExp.prototype.test;
+    RegExp.prototype.test = function (this: RegExp, input: string) {
+      read.characters += String(input).length;
+      return realTest.call(this, input);
+    };
+    const parser = new IncrementalJsonParser();
+    const seen: JsonValue[] = [];
+    try {
+      parser.feed('{"a": ');
+      for (let i = 0; i < 20_000; i++) {
+        parser.feed("1");
+        if (i === 9 || i === 99 || i === 125) seen.push((parser.value as { a: number }).a);
+        else void parser.value;
+      }
+      parser.feed("}");
+    } finally {
+      RegExp.prototype.test = realTest;
+    }
+    // At 100 digits, as read at 63; at 126 (twice 63), read again.
+    assertEquals(seen, [1_111_111_111, Number("1".repeat(63)), Number("1".repeat(126))]);
+    assertEquals(parser.value, { a: Number("1".repeat(20_000)) });
+    assert(read.characters < 200_000, `${read.characters} characters tested for 20,000 fed`);
+    // A new number is read afresh, however long the one before.
+    const next = new IncrementalJsonParser();
+    next.feed(`[${"2".repeat(300)}`);
+    void next.value;
+    next.feed(`, ${"3".repeat(100)}`);
+    assertEquals(next.value, [Number("2".repeat(300)), Number("3".repeat(100))]);
+  });
 });
