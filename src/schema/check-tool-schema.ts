@@ -77,7 +77,7 @@ const COUNTS = [
  * where they go, `pattern` and `patternProperties` valid ECMAScript regular expressions of at most
  * 1,000 characters that run in linear time (no backreference, lookahead or lookbehind, at most
  * 20,000 instructions once counted repetitions are written out, their Unicode property escapes
- * and, with the request's other patterns, their instructions within `options.patterns`), `$ref` a local reference that points into its
+ * and, with the request's other patterns, their instructions within `options.patterns`), `$ref` a local pointer (no `#name`) into its
  * resource (the schema, or the nearest schema around it with an `$id` of its own; one only in an
  * unused `$defs` entry, which the checks never follow, is not refused), and the schema holds at
  * most 20,000 schemas nested at most 64 deep (at most 1,000 through its `$ref`s), compiling in at
@@ -174,11 +174,13 @@ export function checkToolSchema(
       const refuse = (message: string): void => {
         if (read) report(field("$ref"), message);
       };
+      const tokens = typeof ref === "string" ? pointerTokens(ref) : undefined;
       if (typeof ref !== "string") say(field("$ref"), "must be a string");
       else if (!ref.startsWith("#")) refuse("must be a local reference (#/$defs/...): remote ones are not followed");
+      // `#name` (an `$anchor`, draft 7's `$id: "#name"`) is not read: it would accept anything.
+      else if (!tokens) refuse("must be a JSON Pointer (#/$defs/...): anchors (#name) are not followed");
       else {
         // The pointer's path from its resource, and the last resource it goes through.
-        const tokens = pointerTokens(ref) ?? [];
         let [to, i, reached] = [base[1], 0, base];
         const target = pointerTarget(base[0], ref, (at) => {
           to += segment(tokens[i++]!);
