@@ -112,6 +112,7 @@ import "./pipeline/for-await.cases.ts";
 import "./pipeline/provider-stream-tool-calls.cases.ts";
 import "./pipeline/truncation.cases.ts";
 import "./pipeline/read-faults.cases.ts";
+import "./pipeline/unusable-input.cases.ts";
 import "./pipeline/fault-matrix.cases.ts";
 import "./pipeline/pipeline-fast-paths.cases.ts";
 import "./pipeline/openai-chat-fast-chunk.cases.ts";

@@ -69,7 +69,12 @@ export function streamToolCalls<const Tools extends readonly ToolDefinition[] = 
   options: StreamToolCallsOptions<Tools> = {},
 ): ReadableStream<TypedToolCallEvent<Tools>> {
   const protocol = protocolOf(options.provider);
-  return toolCallEventStream<Tools>(protocol, framingOf(protocol, options.provider), input, withPlugins(options));
+  return toolCallEventStream<Tools>(
+    protocol,
+    framingOf(protocol, options.provider),
+    readable(input),
+    withPlugins(options),
+  );
 }
 
 /**
@@ -93,7 +98,37 @@ export function streamToolCallBatches<const Tools extends readonly ToolDefinitio
   options: StreamToolCallBatchesOptions<Tools> = {},
 ): ReadableStream<TypedToolCallEvent<Tools>[]> {
   const protocol = protocolOf(options.provider);
-  return toolCallBatchStream<Tools>(protocol, framingOf(protocol, options.provider), input, withPlugins(options));
+  return toolCallBatchStream<Tools>(
+    protocol,
+    framingOf(protocol, options.provider),
+    readable(input),
+    withPlugins(options),
+  );
+}
+
+/**
+ * The input, or for a JavaScript caller's mistake (TypeScript refuses the first) a stand-in body
+ * that fails at its first read saying what went wrong and what to do: a Promise (a `fetch` not
+ * awaited), or a body something else reads or read (a `Response` logged with `text()` first:
+ * locked), which the reader would report only as an input that failed. The stream ends as with
+ * any body that fails, with an `error` and an `abort` of reason `stream-failed`. A `Response` of
+ * an error status keeps its `http-error`; an input whose inspection throws (a Proxy) is the pump's.
+ */
+function readable(input: ChainInput): ChainInput {
+  let message: string | undefined;
+  try {
+    const value = input as { then?: unknown; headers?: unknown; ok?: boolean; body?: ReadableStream | null };
+    if (typeof value.then === "function" && !(Symbol.asyncIterator in input || Symbol.iterator in input))
+      message = "The input is a Promise: await it (`streamToolCalls(await fetch(url, init))`).";
+    else if (((value.headers === undefined ? input : value.ok && value.body) as ReadableStream | null)?.locked)
+      message =
+        "The body is already being read, or was read (`response.text()` first): give a body nothing else reads (`response.clone()` to read it twice).";
+  } catch {
+    return input;
+  }
+  if (message === undefined) return input;
+  const error = new ToolCallStreamError({ code: "stream-failed", message });
+  return new ReadableStream({ start: (controller) => controller.error(error) });
 }
 
 /**

@@ -12,11 +12,12 @@ const MAX_ERROR_BODY_BYTES = 64 * 1024;
 export async function httpErrorInfo(response: Response): Promise<StreamErrorInfo> {
   const { status, body } = response;
   const error: StreamErrorInfo = { code: "http-error", status, message: `The provider answered with HTTP ${status}.` };
-  if (!body) return error;
-  const reader = body.getReader();
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   const decoder = new TextDecoder();
   let text = "";
   try {
+    // No body, or one read already (an app that logged it first: locked), throws here; the status says it.
+    reader = body!.getReader();
     while (text.length < MAX_ERROR_BODY_BYTES) {
       const { done, value } = await reader.read();
       if (done) break;
@@ -27,7 +28,7 @@ export async function httpErrorInfo(response: Response): Promise<StreamErrorInfo
   } catch {
     return error; // a body that fails or is no JSON: the status alone still says what happened
   } finally {
-    void reader.cancel().catch(() => {});
+    void reader?.cancel().catch(() => {});
   }
   return error;
 }
