@@ -176,7 +176,7 @@ for (const set of DATA_SETS) {
   console.log(
     available
       ? `Bundled ${bundled.count} from ${relative(root, source) || "."}.`
-      : `No ${set.what} at ${source}: the tests that need them are skipped. Put them at ${where} to run those tests.`,
+      : `Skipping the tests that need ${set.what}: none at ${source}. Put the data at ${where} to run them.`,
   );
 }
 writeFileSync(join(generated, "shared-data.json"), JSON.stringify(manifest));
