@@ -26,15 +26,22 @@ const KEYS = {
 /** Where each variable was set: `.dev.vars` or `--var`, which the banner names. */
 const from = new Map();
 
+/**
+ * A line of `.dev.vars` as wrangler reads it (dotenv's rules, which a shell-style file follows): an
+ * optional `export `, `NAME=value` or `NAME: value`, the value quoted ('', "", ``) or up to a `#`
+ * comment. A line read otherwise would have the banner say "offline" for a key wrangler loads.
+ */
+const DEV_VAR = /^\s*(?:export\s+)?([\w.-]+)(?:\s*=|:\s)\s*('[^']*'|"(?:\\"|[^"])*"|`[^`]*`|[^#]*)/;
+
 /** The variables `.dev.vars` and the `--var NAME:value` arguments set, non-empty. */
 function vars() {
   const set = new Map();
   const file = join(root, ".dev.vars");
   if (existsSync(file))
     for (const line of readFileSync(file, "utf8").split(/\r?\n/)) {
-      const match = /^\s*([A-Z0-9_]+)\s*=\s*"?([^"]*)"?\s*$/.exec(line);
+      const match = DEV_VAR.exec(line);
       if (!match) continue;
-      set.set(match[1], match[2]);
+      set.set(match[1], match[2].trim().replace(/^(['"`])([\s\S]*)\1$/, "$2"));
       from.set(match[1], ".dev.vars");
     }
   for (let i = 0; i < args.length; i++) {

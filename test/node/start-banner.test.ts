@@ -53,6 +53,27 @@ describe("npm start's banner", () => {
     expect(output).not.toContain(".dev.vars");
   });
 
+  it("reads .dev.vars as wrangler does (dotenv): `export`, `NAME: value`, quotes, comments", async () => {
+    // A shell-style line is a key to wrangler: the banner said "offline, open without a token"
+    // while the Worker, live for OpenAI and with no token, refused every request.
+    const vars = join(root, ".dev.vars");
+    try {
+      for (const [file, live, token] of [
+        ["export OPENAI_API_KEY=sk-test\n", "openai, openai-responses", false],
+        ["ANTHROPIC_API_KEY: 'sk-ant' # the team's\nexport CLIENT_TOKEN=\"s3cret\"\n", "anthropic", true],
+        ['GEMINI_API_KEY= # unset for now\nCOHERE_API_KEY=""\n', undefined, false],
+      ] as const) {
+        writeFileSync(vars, file);
+        const output = await startOutput("Ready on http://localhost:8790\n");
+        if (live === undefined) expect(output, file).toContain("offline (no provider key set)");
+        else expect(output, file).toContain(`live for ${live} (keys from .dev.vars)`);
+        expect(output.includes("No CLIENT_TOKEN is set"), file).toBe(live !== undefined && !token);
+      }
+    } finally {
+      rmSync(vars, { force: true });
+    }
+  });
+
   it("says the port wrangler took when the one asked for was in use", async () => {
     const output = await startOutput("Ready on \x1b[32mhttp://localhost:8791\x1b[39m\n");
     expect(output).toContain("Port 8790 is in use");
