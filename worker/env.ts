@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { PROVIDERS } from "../src/index.ts";
 
 /** Bindings. Secrets are set with `wrangler secret put NAME` (or `.dev.vars` locally). */
 export interface Env {
@@ -155,11 +156,8 @@ export function anyProviderKey(env: Env): boolean {
   return [...PROVIDER_KEY_VARS, "OLLAMA_BASE_URL" as const].some((name) => nonEmpty(env[name]) !== undefined);
 }
 
-/**
- * The settings, parsed and checked: not those read before the client is authenticated
- * (`CLIENT_TOKEN`, `OPEN_ACCESS`, `CORS_ALLOW_ORIGINS`: ./http/auth.ts, ./http/cors.ts).
- */
-export interface Settings {
+/** The settings, parsed and checked, but those read before the client is let in (./http/auth.ts, ./http/cors.ts). */
+export interface Settings extends Record<keyof typeof NUMBERS, number> {
   /** `RESPONSE_ID_SECRET`, when set. */
   responseIdSecret: string | undefined;
   /** `ANTHROPIC_BETAS`: the `anthropic-beta` values forwarded to Anthropic. */
@@ -169,54 +167,50 @@ export interface Settings {
   openaiServerTools: ReadonlySet<string>;
   /** `ALLOWED_STORAGE_URLS`, as listed: checked where a file is read (worker/request/storage-urls.ts). */
   allowedStorageUrls: readonly string[];
-  maxBodyBytes: number;
-  maxAgentBodyBytes: number;
-  modelAliases: string | undefined;
-  maxToolCalls: number;
-  maxArgumentsLength: number;
-  maxEventLength: number;
-  maxCompletionLength: number;
-  idleTimeoutMs: number;
-  maxResponseMs: number;
-  replayDelayMs: number;
-  detachedLimitMs: number;
-  resumeTtlMs: number;
-  resumeMaxEvents: number;
-  resumeMaxBytes: number;
-  responseObjects: number;
-  writeWindowMs: number;
-  resumeWriteWindowMs: number;
-  storeTtlMs: number;
-  maxStoredResponseBytes: number;
+  modelAliases: readonly ModelAlias[];
 }
 
-/** Defaults for variables that are not set. */
-export const DEFAULT_SETTINGS = {
-  maxBodyBytes: 256 * 1024,
-  maxAgentBodyBytes: 8 * 1024 * 1024,
-  maxToolCalls: 64,
-  maxArgumentsLength: 256 * 1024,
-  maxEventLength: 1024 * 1024,
-  maxCompletionLength: 1024 * 1024,
-  idleTimeoutMs: 120_000,
-  maxResponseMs: 600_000,
-  replayDelayMs: 40,
-  detachedLimitMs: 120_000,
-  resumeTtlMs: 300_000,
-  resumeMaxEvents: 20_000,
-  resumeMaxBytes: 8 * 1024 * 1024,
-  responseObjects: 16,
-  writeWindowMs: 25,
-  resumeWriteWindowMs: 100,
-  storeTtlMs: 30 * 24 * 60 * 60 * 1000,
-  maxStoredResponseBytes: 2 * 1024 * 1024,
+/** A `MODEL_ALIASES` pair: a model name a client sends (a `*` ending it: every name it begins) and its target. */
+export type ModelAlias = { name: string; provider: string; model: string };
+
+/** The kinds each `*_SERVER_TOOLS` may list: the server tools the Worker forwards (Anthropic's: `type` less its date). */
+export const SERVER_TOOL_KINDS = {
+  ANTHROPIC_SERVER_TOOLS: "web_search,web_fetch,code_execution,tool_search_tool_regex,tool_search_tool_bm25,advisor",
+  OPENAI_SERVER_TOOLS: "web_search,mcp,tool_search,programmatic_tool_calling,shell",
 } as const;
+
+/** Each number's variable, default (unset or empty) and bounds. */
+const NUMBERS = {
+  maxBodyBytes: ["MAX_BODY_BYTES", 256 * 1024, 1],
+  maxAgentBodyBytes: ["MAX_AGENT_BODY_BYTES", 8 * 1024 * 1024, 1],
+  maxToolCalls: ["MAX_TOOL_CALLS", 64, 1],
+  maxArgumentsLength: ["MAX_ARGUMENTS_LENGTH", 256 * 1024, 1],
+  maxEventLength: ["MAX_EVENT_LENGTH", 1024 * 1024, 1],
+  maxCompletionLength: ["MAX_COMPLETION_LENGTH", 1024 * 1024, 1],
+  idleTimeoutMs: ["IDLE_TIMEOUT_MS", 120_000, 1],
+  maxResponseMs: ["MAX_RESPONSE_MS", 600_000, 1],
+  replayDelayMs: ["REPLAY_DELAY_MS", 40, 0],
+  detachedLimitMs: ["DETACHED_LIMIT_MS", 120_000, 0],
+  resumeTtlMs: ["RESUME_TTL_MS", 300_000, 0],
+  resumeMaxEvents: ["RESUME_MAX_EVENTS", 20_000, 1],
+  resumeMaxBytes: ["RESUME_MAX_BYTES", 8 * 1024 * 1024, 1],
+  responseObjects: ["RESPONSE_OBJECTS", 16, 1, 1000],
+  writeWindowMs: ["WRITE_WINDOW_MS", 25, 0, 1000],
+  resumeWriteWindowMs: ["RESUME_WRITE_WINDOW_MS", 100, 0, 1000],
+  storeTtlMs: ["STORE_TTL_MS", 30 * 24 * 60 * 60 * 1000, 1],
+  maxStoredResponseBytes: ["MAX_STORED_RESPONSE_BYTES", 2 * 1024 * 1024, 1, 32 * 1024 * 1024],
+} as const satisfies Record<string, readonly [NumericVar, number, number, number?]>;
+
+/** Defaults for variables that are not set. */
+export const DEFAULT_SETTINGS = Object.fromEntries(
+  Object.entries(NUMBERS).map(([key, [, fallback]]) => [key, fallback]),
+) as { readonly [Key in keyof typeof NUMBERS]: number };
 
 /** A variable that is set to a value the Worker cannot use. */
 export class SettingsError extends Error {
   /** The variable (or variables) at fault: all a client may read of it. */
   readonly setting: string;
-  /** `setting` and what it must be (`"must be an integer of at least 1."`); never the value, which may be a secret. */
+  /** `setting` and what it must be (`"must be an integer of at least 1."`); never a value that may be a secret. */
   constructor(setting: string, requirement: string) {
     super(`${setting} ${requirement}`);
     this.name = "SettingsError";
@@ -230,34 +224,13 @@ export function readSettings(env: Env): Settings {
   return {
     responseIdSecret: nonEmpty(env.RESPONSE_ID_SECRET),
     anthropicBetas: new Set(commaList(env.ANTHROPIC_BETAS)),
-    anthropicServerTools: new Set(commaList(env.ANTHROPIC_SERVER_TOOLS)),
-    openaiServerTools: new Set(commaList(env.OPENAI_SERVER_TOOLS)),
+    anthropicServerTools: serverToolKinds(env, "ANTHROPIC_SERVER_TOOLS", "Anthropic"),
+    openaiServerTools: serverToolKinds(env, "OPENAI_SERVER_TOOLS", "OpenAI"),
     allowedStorageUrls: commaList(env.ALLOWED_STORAGE_URLS),
-    maxBodyBytes: integer(env, "MAX_BODY_BYTES", DEFAULT_SETTINGS.maxBodyBytes, 1),
-    maxAgentBodyBytes: integer(env, "MAX_AGENT_BODY_BYTES", DEFAULT_SETTINGS.maxAgentBodyBytes, 1),
-    modelAliases: nonEmpty(env.MODEL_ALIASES),
-    maxToolCalls: integer(env, "MAX_TOOL_CALLS", DEFAULT_SETTINGS.maxToolCalls, 1),
-    maxArgumentsLength: integer(env, "MAX_ARGUMENTS_LENGTH", DEFAULT_SETTINGS.maxArgumentsLength, 1),
-    maxEventLength: integer(env, "MAX_EVENT_LENGTH", DEFAULT_SETTINGS.maxEventLength, 1),
-    maxCompletionLength: integer(env, "MAX_COMPLETION_LENGTH", DEFAULT_SETTINGS.maxCompletionLength, 1),
-    idleTimeoutMs: integer(env, "IDLE_TIMEOUT_MS", DEFAULT_SETTINGS.idleTimeoutMs, 1),
-    maxResponseMs: integer(env, "MAX_RESPONSE_MS", DEFAULT_SETTINGS.maxResponseMs, 1),
-    replayDelayMs: integer(env, "REPLAY_DELAY_MS", DEFAULT_SETTINGS.replayDelayMs, 0),
-    detachedLimitMs: integer(env, "DETACHED_LIMIT_MS", DEFAULT_SETTINGS.detachedLimitMs, 0),
-    resumeTtlMs: integer(env, "RESUME_TTL_MS", DEFAULT_SETTINGS.resumeTtlMs, 0),
-    resumeMaxEvents: integer(env, "RESUME_MAX_EVENTS", DEFAULT_SETTINGS.resumeMaxEvents, 1),
-    resumeMaxBytes: integer(env, "RESUME_MAX_BYTES", DEFAULT_SETTINGS.resumeMaxBytes, 1),
-    responseObjects: integer(env, "RESPONSE_OBJECTS", DEFAULT_SETTINGS.responseObjects, 1, 1000),
-    writeWindowMs: integer(env, "WRITE_WINDOW_MS", DEFAULT_SETTINGS.writeWindowMs, 0, 1000),
-    resumeWriteWindowMs: integer(env, "RESUME_WRITE_WINDOW_MS", DEFAULT_SETTINGS.resumeWriteWindowMs, 0, 1000),
-    storeTtlMs: integer(env, "STORE_TTL_MS", DEFAULT_SETTINGS.storeTtlMs, 1),
-    maxStoredResponseBytes: integer(
-      env,
-      "MAX_STORED_RESPONSE_BYTES",
-      DEFAULT_SETTINGS.maxStoredResponseBytes,
-      1,
-      32 * 1024 * 1024,
-    ),
+    modelAliases: modelAliases(env.MODEL_ALIASES),
+    ...(Object.fromEntries(
+      Object.entries(NUMBERS).map(([key, [name, fallback, min, max]]) => [key, integer(env, name, fallback, min, max)]),
+    ) as Record<keyof typeof NUMBERS, number>),
   };
 }
 
@@ -280,6 +253,38 @@ export function openAccess(env: Env): boolean {
   if (raw === "" || raw === "false") return false;
   if (raw === "true") return true;
   throw new SettingsError("OPEN_ACCESS", 'must be "true" or "false".');
+}
+
+/** `MODEL_ALIASES`, each pair checked now: named by a client, a bad target was a 400 blaming its `model`. */
+function modelAliases(value: string | undefined): ModelAlias[] {
+  const aliases: ModelAlias[] = [];
+  for (const pair of commaList(value)) {
+    const bad = (why: string) => new SettingsError("MODEL_ALIASES", `has ${JSON.stringify(pair)}, ${why}`);
+    const [at, slash] = [pair.indexOf("="), pair.indexOf("/", pair.indexOf("="))];
+    const name = pair.slice(0, at).trim();
+    const [provider, model] = [pair.slice(at + 1, slash).trim(), pair.slice(slash + 1).trim()];
+    if (at < 1) throw bad("which is not name=<provider>/<model> (pairs separated by commas).");
+    if (name.slice(0, -1).includes("*")) throw bad("whose name has a `*` other than one at its end (a prefix).");
+    if (aliases.some((alias) => alias.name === name)) throw bad(`which maps ${name} twice.`);
+    if (slash < 0 || model === "" || !(PROVIDERS as readonly string[]).includes(provider))
+      throw bad(`whose target is not <provider>/<model>, the provider one of ${PROVIDERS.join(", ")}.`);
+    aliases.push({ name, provider, model });
+  }
+  return aliases;
+}
+
+/** A `*_SERVER_TOOLS` list, each kind one of {@link SERVER_TOOL_KINDS}. */
+function serverToolKinds(env: Env, name: keyof typeof SERVER_TOOL_KINDS, runner: string): Set<string> {
+  const known = commaList(SERVER_TOOL_KINDS[name]);
+  for (const kind of commaList(env[name])) {
+    const undated = kind.replace(/_\d{8}$/, "");
+    if (known.includes(kind)) continue;
+    const why = known.includes(undated)
+      ? `a tool type: list its kind, the type without its date (${undated}).`
+      : `no server tool ${runner} runs that this Worker forwards: one of ${known.join(", ")}.`;
+    throw new SettingsError(name, `has ${JSON.stringify(kind.slice(0, 200))}, ${why}`);
+  }
+  return new Set(commaList(env[name]));
 }
 
 /** The variables that hold a number (typed `string | number`: wrangler.toml may give either). */

@@ -74,7 +74,7 @@ export interface MessagesRequest {
 export function parseMessagesRequest(
   body: unknown,
   providers: readonly string[],
-  aliases: string | undefined,
+  aliases: Parameters<typeof agentModel>[2],
   bare?: string,
   serverTools: ReadonlySet<string> = new Set(),
 ): MessagesRequest {

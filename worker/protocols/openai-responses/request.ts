@@ -88,7 +88,7 @@ export interface ResponsesRequest extends CallRules {
 export function parseResponsesRequest(
   body: unknown,
   providers: readonly string[],
-  aliases: string | undefined,
+  aliases: Parameters<typeof agentModel>[2],
   bare?: string,
   conversation?: Pick<Conversation, "earlier" | "earlierTools" | "referenced">,
   serverTools: ReadonlySet<string> = new Set(),
