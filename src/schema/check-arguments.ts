@@ -46,7 +46,7 @@ export interface CheckArgumentsOptions {
  */
 export function checkArguments(value: JsonValue, schema: unknown, options: CheckArgumentsOptions = {}): string[] {
   const budget = options.budget ?? new CheckBudget(Number.POSITIVE_INFINITY);
-  const run: Run = { issues: [], more: 0, budget, root: options.path ?? "$", nesting: 0 };
+  const run: Run = { issues: [], more: 0, budget, root: options.path ?? "$", nesting: 0, cuts: 0 };
   // A schema not compiled yet (not one a validator compiled for its request) is compiled in the
   // check's budget; not at all once it is spent, so that many checks on one budget stop working.
   if (!budget.exhausted)
@@ -62,7 +62,7 @@ export function checkArguments(value: JsonValue, schema: unknown, options: Check
  * work charged to `budget`; `true` when the budget runs out (the early check then accepts).
  */
 export function meets(value: JsonValue, node: SchemaNode, budget: CheckBudget): boolean {
-  const run: Run = { issues: [], more: 0, budget, root: "$", nesting: 0 };
+  const run: Run = { issues: [], more: 0, budget, root: "$", nesting: 0, cuts: 0 };
   return walk(value, node, undefined, run, 0, true) || budget.exhausted;
 }
 
@@ -73,7 +73,25 @@ export function meets(value: JsonValue, node: SchemaNode, budget: CheckBudget): 
 function walk(value: JsonValue, s: SchemaNode, path: Path, run: Run, hops: number, quiet = false): boolean {
   const budget = run.budget;
   if (--budget.steps < 0) return false;
-  if (s.any || hops > MAX_IN_PLACE) return true;
+  if (s.any || (hops > MAX_IN_PLACE && ++run.cuts)) return true;
+  if (!s.shared) return check(value, s, path, run, hops, quiet);
+  // Reached by more than one way: checked once per value (1 valid, 0 not), reported once per place (2).
+  let memo = (run.memo ??= new Map()).get(s);
+  if (!memo) run.memo.set(s, (memo = new Map()));
+  const at = typeof value === "object" && value !== null ? value : path;
+  const known = memo.get(value);
+  if (known === 1 || (known !== undefined && (quiet || memo.get(at) === 2))) return known === 1;
+  const cuts = run.cuts;
+  const ok = check(value, s, path, run, hops, quiet);
+  if (cuts === run.cuts && budget.steps >= 0) {
+    memo.set(value, +ok);
+    if (!ok && !quiet) memo.set(at, 2);
+  }
+  return ok;
+}
+
+function check(value: JsonValue, s: SchemaNode, path: Path, run: Run, hops: number, quiet: boolean): boolean {
+  const budget = run.budget;
   try {
     // The checks recurse: a value thousands deep would overflow the stack. Stopped as out of steps.
     if (++run.nesting > MAX_CHECK_NESTING) return !(budget.steps = -1);

@@ -1,6 +1,7 @@
 import type { CheckBudget } from "./check-budget.ts";
 import { boundIssue, MAX_ISSUES } from "./bounded-issues.ts";
 import type { KeywordFailure } from "./schema-keywords.ts";
+import type { SchemaNode } from "./schema-node.ts";
 
 /**
  * One run of the final check: the issues it found (bounded), the budget it draws from, and how
@@ -23,6 +24,10 @@ export interface Run {
   root: string;
   /** How many schemas the check is inside of (at most `MAX_CHECK_NESTING`). */
   nesting: number;
+  /** How many times a chain of in-place schemas was cut (`MAX_IN_PLACE`): a verdict reached past one is not kept. */
+  cuts: number;
+  /** The verdicts of the schemas reached by more than one way, by value (and by place: reported there). */
+  memo?: Map<SchemaNode, Map<unknown, number>>;
 }
 
 function render(run: Run, path: Path): string {

@@ -162,7 +162,7 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
   if (!isRecord(schema)) return unread();
   const nodes = nodesOf(context, schema);
   const known = nodes.get(schema);
-  if (known) return known;
+  if (known) return Object.assign(known, { shared: true });
   if (depth > MAX_SCHEMA_DEPTH || ++context.count > MAX_SCHEMA_NODES || budget.steps < 0) return unread();
   const keys = Object.keys(schema);
   budget.steps -= 1 + keys.length;
@@ -292,9 +292,8 @@ function resolve(ref: string, context: Context, depth: number): SchemaNode {
   }); // dangling: unread
   // Compiled where it is reached, on the stack of what reached it: a chain of thousands of `$ref`s
   // would overflow it, so the whole nesting is bounded (and the schema refused by checkToolSchema).
-  let node = nodesOf(context, target).get(target);
-  if (!node && (context.nesting += depth) > MAX_COMPILE_NESTING) throw TOO_DEEP;
-  node ??= compile(target, context, 1);
+  if (!nodesOf(context, target).has(target) && (context.nesting += depth) > MAX_COMPILE_NESTING) throw TOO_DEEP;
+  const node = compile(target, context, 1); // one compiled already is found (and marked shared)
   [context.nesting, context.base] = [nesting, base];
   return node;
 }

@@ -30,6 +30,8 @@ export interface SchemaNode {
    * or a `$ref` cycle that never goes into the value): then a `oneOf` branch still alive at the close certainly matches.
    */
   decided: boolean;
+  /** Whether more than one schema holds it (or one `$ref` and its place): the final check then keeps its verdicts. */
+  shared: boolean;
   /** Whether it has `$ref`, `allOf`, `anyOf` or `oneOf` (the early check's fast path is for schemas without). */
   inPlace: boolean;
   types: readonly string[] | undefined;
@@ -115,6 +117,7 @@ export function blank(never: boolean): SchemaNode {
     own: never,
     exact: true,
     decided: true,
+    shared: false,
     inPlace: false,
     types: undefined,
     nullable: false,

@@ -77,12 +77,12 @@ const codeOf = (events: ToolCallEvent[]): string | undefined => {
   return invalid?.type === "invalid-tool-call" ? invalid.error.code : undefined;
 };
 
-/** A binary tree of `anyOf`s `depth` deep whose every leaf is `leaf`, as `$ref`s (a few hundred bytes). */
-function refTree(depth: number, leaf: ToolSchema): Record<string, ToolSchema> {
-  const defs: Record<string, ToolSchema> = { [`n${depth}`]: leaf };
-  for (let i = 0; i < depth; i++)
-    defs[`n${i}`] = { anyOf: [{ $ref: `#/$defs/n${i + 1}` }, { $ref: `#/$defs/n${i + 1}`, minLength: 0 }] };
-  return defs;
+/**
+ * `$defs` whose `n0` is an `anyOf` of `count` schemas, each a copy of `leaf`: distinct schemas,
+ * each checked on its own (a tree of `$ref`s to the same schemas is checked once per value).
+ */
+function wideDefs(count: number, leaf: ToolSchema): Record<string, ToolSchema> {
+  return { n0: { anyOf: Array.from({ length: count }, () => ({ ...(leaf as object) })) } };
 }
 
 /** Counts the reads of an object's (or array's) members: the work done on it, observed from outside. */
@@ -117,8 +117,7 @@ group("One work budget per call, charged by real work (issue 33)", (test) => {
   test("early propertyNames under anyOf of 63 branches: one budget for every key and branch, then a refusal, never a hang", () => {
     const schema: ToolSchema = {
       type: "object",
-      anyOf: Array.from({ length: 63 }, () => ({ propertyNames: { $ref: "#/$defs/n0" } })),
-      $defs: refTree(24, { pattern: "^z" }),
+      anyOf: Array.from({ length: 63 }, () => ({ propertyNames: wideDefs(300, { pattern: "^z" }).n0! })),
     };
     // Split a character at a time, and 8 at a time with values after the budget ran out (the
     // budget grows with them, but once spent it stays spent: the watcher's state is not resumed).
@@ -134,7 +133,7 @@ group("One work budget per call, charged by real work (issue 33)", (test) => {
       [false, splits[1]!],
     ] as const) {
       const { events, budgets } = run(schema, [fragments], abortOnViolation);
-      // 2^24 leaves per branch, 63 branches: nothing finishes that within one call's budget.
+      // 300 patterns per branch and key, 63 branches: nothing finishes that within one call's budget.
       assertEquals(only(events, "tool-call-violation").length, 0, "the early check stops without a violation");
       assertEquals(only(events, "abort").length, 0, "and never aborts a call it could not judge");
       assertEquals(codeOf(events), "validation-budget-exceeded");
@@ -146,8 +145,7 @@ group("One work budget per call, charged by real work (issue 33)", (test) => {
     // Smaller: the budget runs out as a value begins, and grows again with the next fragments.
     const small: ToolSchema = {
       type: "object",
-      anyOf: Array.from({ length: 8 }, () => ({ propertyNames: { $ref: "#/$defs/n0" } })),
-      $defs: refTree(12, { pattern: "^z" }),
+      anyOf: Array.from({ length: 16 }, () => ({ propertyNames: wideDefs(300, { pattern: "^z" }).n0! })),
     };
     const five = JSON.stringify({ city: "Tokyo", unit: "c", days: 3, lang: "ja", mode: "x" });
     assertEquals(codeOf(run(small, [five.match(/.{1,8}/g)!]).events), "validation-budget-exceeded");
@@ -234,7 +232,8 @@ group("One work budget per call, charged by real work (issue 33)", (test) => {
   });
 
   test("a pattern over a 10 KB string in a $ref tree: charged per character read, then refused", () => {
-    const schema: ToolSchema = { $ref: "#/$defs/n0", $defs: refTree(20, { pattern: "^b" }) };
+    // 40 patterns that each read the whole string: some 800,000 steps, past the call's 520,100.
+    const schema: ToolSchema = { $ref: "#/$defs/n0", $defs: wideDefs(40, { pattern: "b" }) };
     const text = JSON.stringify("a".repeat(10_000));
     const { events, budgets, finalSteps } = run(schema, [text.match(/.{1,100}/g)!]);
     assertEquals(codeOf(events), "validation-budget-exceeded");
@@ -244,8 +243,9 @@ group("One work budget per call, charged by real work (issue 33)", (test) => {
   });
 
   test("a response's final checks draw from one pool: 8 costly calls take at most 8,000,000 steps together", () => {
-    const schema: ToolSchema = { $ref: "#/$defs/n0", $defs: refTree(30, { pattern: "^b" }) };
-    const text = JSON.stringify("a".repeat(60_000)); // each call may take 2,000,000 steps
+    // 6 strings of 10,000 characters, 100 patterns that read each whole: some 12,000,000 steps a call.
+    const schema: ToolSchema = { type: "array", items: { $ref: "#/$defs/n0" }, $defs: wideDefs(100, { pattern: "b" }) };
+    const text = JSON.stringify(Array.from({ length: 6 }, () => "a".repeat(10_000))); // each call may take 2,000,000 steps
     const calls = Array.from({ length: 8 }, () => [text]);
     const { events, finalSteps } = run(schema, calls);
     assertEquals(only(events, "invalid-tool-call").length, 8);

@@ -1,7 +1,7 @@
 // A shared object is never held by one response's schema checks (issue 33): with
 // RESPONSE_OBJECTS=1 every response of a location runs in one Durable Object, and a response
-// whose tool schema is built to be costly (a $ref tree of anyOf 30 deep with a pattern at every
-// leaf, against 40 KB strings, early validation on) checks each call within its bounded budget
+// whose tool schema is built to be costly (an anyOf of 200 patterns that each read the whole
+// string, against 10 KB strings, early validation on) checks each call within its bounded budget
 // and refuses it as unchecked, while a normal response started beside it on the same object is
 // served whole. Nothing here is timed: the hostile response stalls after its calls, so the normal
 // one completing is what shows the object was not held, and the refusals state their budgets.
@@ -28,12 +28,10 @@ import {
   weatherCall,
 } from "./support.ts";
 
-/** A binary tree of anyOf `depth` deep, a pattern no string of a's matches at every leaf: 2^depth tests per string. */
-function costlySchema(depth: number): Record<string, unknown> {
-  const defs: Record<string, unknown> = { [`n${depth}`]: { type: "string", pattern: "^b" } };
-  for (let i = 0; i < depth; i++)
-    defs[`n${i}`] = { anyOf: [{ $ref: `#/$defs/n${i + 1}` }, { $ref: `#/$defs/n${i + 1}`, minLength: 0 }] };
-  return { type: "object", properties: { v: { $ref: "#/$defs/n0" } }, $defs: defs };
+/** An anyOf of `count` patterns no string of a's matches, each reading the whole string: `count` full reads per string. */
+function costlySchema(count: number): Record<string, unknown> {
+  const branches = Array.from({ length: count }, () => ({ type: "string", pattern: "b" }));
+  return { type: "object", properties: { v: { anyOf: branches } } };
 }
 
 const CALLS = 4;
@@ -45,7 +43,7 @@ const hostileChunks = openAIChunks([
         {
           index,
           id: `call_${index}`,
-          function: { name: "costly", arguments: JSON.stringify({ v: "a".repeat(40_000) }) },
+          function: { name: "costly", arguments: JSON.stringify({ v: "a".repeat(10_000) }) },
         },
       ],
     }),
@@ -101,7 +99,7 @@ describe("a costly schema on one response never holds the pooled object", () => 
       (await stub.startStream(id, parseStreamRequest(validBody(body), providerNames))) ??
       (await attachTo(stub, id, -1));
 
-    const costly = { name: "costly", parameters: costlySchema(30) };
+    const costly = { name: "costly", parameters: costlySchema(200) };
     const reader = (await start(hostile, { tools: [costly], early_validation: true })).body!.getReader();
     const refusals = (events: ToolCallEvent[]) => events.filter((event) => event.type === "invalid-tool-call");
     const [hostileEvents, normalEvents] = await Promise.all([
