@@ -118,14 +118,15 @@ export const BUDGET = {
   // `turnBlocks` plug-in (whose `approval` overrode it), and one choice's finish completes only its
   // own calls (`n > 1`: another choice's call still open at the end is cut, never closed by repair):
   // 9 to 19 B in every chain (Gemini's 7,298 -> 7,308 B).
-  chain: 7 * KiB + 24 + 48 + 16 + 16 + 32 + 8,
+  // + 8 (fragments59, 2026-12-05: what the fast readers hand on (a fragment, a text delta) is copied when it may be a view of its read (`ownText`, which now returns a text under 13 characters as it is), so an open call's 64 kept fragments and the finish's text no longer hold a 1 MiB read apiece): 6 to 9 B in every chain (Gemini's 7,308 -> 7,314 B).
+  chain: 7 * KiB + 24 + 48 + 16 + 16 + 32 + 8 + 8,
   // Raised from 7.25 KiB in issue 34: the accumulator's hook for OpenAI's parallel wrapper (a
   // wrapper call held, then replaced by the calls it names; the plug-in, parallel-wrapper.ts, comes
   // only with tools): 24 B in every chain, OpenAI Chat's 7,418 -> 7,442 B (ef71ade had 6 B left).
   // Issue 34's held finish (`heldFinish`: a finish after calls that does not say they are the
   // reason waits until it proves final) costs 109 B; it fits since the object writer became a
   // plug-in (7,468 B).
-  openaiChain: 7.625 * KiB + 48 + 8 + 8 + 32 + 16, // + 16: a failed turn's finish and one choice's finish (see `chain`): 7,898 -> 7,917 B; + 8: a provider's error fails the finish (see `chain`): 7,856 -> 7,869 B; + 48: moderation results, + 8: `continuationToken` (see `chain`): 7,847 -> 7,857 B
+  openaiChain: 7.625 * KiB + 48 + 8 + 8 + 32 + 16 + 8, // + 8: fast readers' fragments of their own (see `chain`): 7,917 -> 7,926 B; + 16: a failed turn's finish and one choice's finish (see `chain`): 7,898 -> 7,917 B; + 8: a provider's error fails the finish (see `chain`): 7,856 -> 7,869 B; + 48: moderation results, + 8: `continuationToken` (see `chain`): 7,847 -> 7,857 B
   // + 32 (2026-12-05): a message of its own for a second message spliced into the open one (a retry
   // an intermediary wrote into the body), where the default said the provider reported an error, which
   // it did not: 7,683 -> 7,721 B (Bedrock's, which reads InvokeModel with the decoder, 9,216 -> 9,253).
@@ -144,7 +145,7 @@ export const BUDGET = {
   // read without `JSON.parse` (`jsonLiteralText`): `for await` over Anthropic's one-call bodies 16 to
   // 20 % less CPU (10 KB: 1.39 -> 1.13 times the floor). 7,840 -> 8,128 B; Bedrock's, which reads
   // InvokeModel with the decoder, + 300 B (9,684); streamToolCalls for Anthropic + 303 B (10,672).
-  anthropicChain: 7.5 * KiB + 16 + 32 + 8 + 24 + 8 + 72 + 288 + 40 + 16, // + 16: a failed turn's finish and one choice's finish (see `chain`): 8,164 -> 8,177 B; + 8: a provider's error fails the finish (see `chain`): 7,753 -> 7,762 B; + 16: moderation results, + 8: `continuationToken` (see `chain`): 7,721 -> 7,729 B
+  anthropicChain: 7.5 * KiB + 16 + 32 + 8 + 24 + 8 + 72 + 288 + 40 + 16 + 8, // + 8: fast readers' fragments of their own (see `chain`): 8,177 -> 8,186 B; + 16: a failed turn's finish and one choice's finish (see `chain`): 8,164 -> 8,177 B; + 8: a provider's error fails the finish (see `chain`): 7,753 -> 7,762 B; + 16: moderation results, + 8: `continuationToken` (see `chain`): 7,721 -> 7,729 B
   // Raised from 8 KiB in issue 34: the tools OpenAI runs itself (web search, code interpreter,
   // image generation, file search) reported as provider-executed calls, a code interpreter's code
   // streamed as its input (in ResponsesBuiltInCalls, which the stage brings): 8,073 -> 8,232 B.
@@ -160,7 +161,7 @@ export const BUDGET = {
   // two-character escapes read without `JSON.parse` (`jsonLiteralText`), and an event in order
   // emitted without its payload object (`SequenceReorderer.next`): 8,833 -> 9,098 B; the stage on
   // OpenAI Chat's + 263 B (3,564), streamToolCalls for OpenAI Responses + 270 B (10,554).
-  responsesChain: 8.5 * KiB + 80 + 32 + 8 + 16 + 264 + 32 + 8, // + 8: a failed turn's finish and one choice's finish (see `chain`), not `approval`: 9,132 -> 9,143 B; + 16: a provider's error fails the finish (see `chain`): 8,818 -> 8,833 B; + 32: moderation results, + 8: `continuationToken` (see `chain`): 8,809 -> 8,817 B
+  responsesChain: 8.5 * KiB + 80 + 32 + 8 + 16 + 264 + 32 + 8 + 8, // + 8: fast readers' fragments of their own (see `chain`): 9,143 -> 9,152 B; + 8: a failed turn's finish and one choice's finish (see `chain`), not `approval`: 9,132 -> 9,143 B; + 16: a provider's error fails the finish (see `chain`): 8,818 -> 8,833 B; + 32: moderation results, + 8: `continuationToken` (see `chain`): 8,809 -> 8,817 B
   // Raised from 8.25 KiB in issue 34: Claude on Bedrock reads with the Anthropic decoder, which keeps
   // server tools' results and their calls' blocks for the next turn (8,367 -> 8,472 B). Then 8.875
   // KiB, still in issue 34: Converse's own server tools' results (Amazon Nova's system tools, a
@@ -168,7 +169,7 @@ export const BUDGET = {
   // saved in the InvokeModel chunks' base64 (streamToolCalls for Bedrock 10,155 -> 10,193 B).
   // Then 9 KiB, still in issue 34: that result's deltas bounded by maxArgumentsLength, as a call's
   // arguments are (a review found them unbounded): 9,024 -> 9,088 B.
-  bedrockChain: 9 * KiB + 16 + 32 + 32 + 16 + 72 + 300 + 40 + 8, // + 8: a failed turn's finish and one choice's finish (see `chain`): 9,718 -> 9,730 B; + 300: Anthropic's `input_json_delta` read faster (see `anthropicChain`); + 72: see `anthropicChain`; + 16: a provider's error fails the finish (see `chain`): 9,288 -> 9,303 B; + 16: moderation results (see `chain`); + 32, + 32: see `anthropicChain`
+  bedrockChain: 9 * KiB + 16 + 32 + 32 + 16 + 72 + 300 + 40 + 8 + 16, // + 16: fast readers' fragments of their own (see `chain`): 9,730 -> 9,740 B; + 8: a failed turn's finish and one choice's finish (see `chain`): 9,718 -> 9,730 B; + 300: Anthropic's `input_json_delta` read faster (see `anthropicChain`); + 72: see `anthropicChain`; + 16: a provider's error fails the finish (see `chain`): 9,288 -> 9,303 B; + 16: moderation results (see `chain`); + 32, + 32: see `anthropicChain`
   // Gemini Interactions: its built-in tools' steps as provider-executed calls with their results
   // (gemini-interactions-server-steps.ts, issue 34): 7,087 -> 7,741 B.
   interactionsChain: 7.75 * KiB,
@@ -224,7 +225,7 @@ export const BUDGET = {
   // given `maxDepth`: Gemini's 10,277 -> 10,284, the others 3 to 9 B each (the core chains 0 to 1 B).
   // + 192 in issue 37 (perf-responses): OpenAI Responses' delta events read faster (see `responsesChain`).
   // + 32: see `chain` (repair-paths): Anthropic's 10,362 -> 10,389 B
-  streamToolCalls: 10 * KiB + 8 + 32 + 16 + 8 + 64 + 192 + 112 + 32 + 8, // + 8: a failed turn's finish and one choice's finish (see `chain`): Anthropic's 10,702 -> 10,711 B; + 112: Anthropic's `input_json_delta` read faster (see `anthropicChain`); + 16: a provider's error fails the finish (see `chain`): Gemini's 10,277 -> 10,294 B
+  streamToolCalls: 10 * KiB + 8 + 32 + 16 + 8 + 64 + 192 + 112 + 32 + 8 + 16, // + 16: fast readers' fragments of their own (see `chain`): Anthropic's 10,711 -> 10,723 B, the others 6 to 12 B; + 8: a failed turn's finish and one choice's finish (see `chain`): Anthropic's 10,702 -> 10,711 B; + 112: Anthropic's `input_json_delta` read faster (see `anthropicChain`); + 16: a provider's error fails the finish (see `chain`): Gemini's 10,277 -> 10,294 B
 };
 
 /** The JSON Schema plug-in as a user passes it to `streamToolCalls`: `jsonSchema`, from `tool-call-stream/schema`. */

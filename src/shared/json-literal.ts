@@ -1,3 +1,5 @@
+import { ownText } from "./kept-text.ts";
+
 /**
  * The end of a JSON string literal, found without parsing it: what the decoders' fast paths read
  * a payload's one literal with; and JSON's white space, which the framings and the arguments'
@@ -39,7 +41,9 @@ const ESCAPED = '"\\/\b\f\n\r\t';
  * (`end`, its result), as `JSON.parse` gives it; `undefined` when it is not JSON (it never closes,
  * holds a raw control character or an escape JSON has not). The two-character escapes are read
  * here: `JSON.parse` of a short literal costs twice as much in V8 (one with a `\u` escape is still
- * parsed by it).
+ * parsed by it). The text is a string of its own (`ownText`), as `JSON.parse`'s are: the fast
+ * readers hand it on as a fragment or a delta that stages keep, and a slice of `data` would keep
+ * the whole read `data` was cut from.
  *
  * @example
  * ```ts
@@ -48,7 +52,7 @@ const ESCAPED = '"\\/\b\f\n\r\t';
  * ```
  */
 export function jsonLiteralText(data: string, start: number, end: number): string | undefined {
-  if (end >= 0) return end ? data.slice(start + 1, end - 1) : undefined;
+  if (end >= 0) return end ? ownText(data.slice(start + 1, end - 1)) : undefined;
   end = -end;
   let text = "";
   let from = start + 1;
@@ -63,7 +67,7 @@ export function jsonLiteralText(data: string, start: number, end: number): strin
     text += data.slice(from, at) + ESCAPED[which];
     from = at + 2;
   }
-  return text + data.slice(from, end - 1);
+  return ownText(text + data.slice(from, end - 1));
 }
 
 /**

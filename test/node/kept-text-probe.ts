@@ -1,12 +1,12 @@
 // Run by kept-text.test.ts in a Node process of its own (`--expose-gc`): each stage that keeps text
 // past a chunk is fed a chunk cut from a 1 MiB text, the text is dropped, and the strings of 1 to
 // 2 MiB still alive are measured in a heap snapshot. Prints `{ case: bytes }` as JSON.
-import { getHeapSnapshot } from "node:v8";
 import { JsonArrayDecoder } from "../../src/framing/json-array-decoder-stream.ts";
 import { NdjsonDecoder } from "../../src/framing/ndjson-decoder-stream.ts";
 import { SSEDecoder } from "../../src/framing/sse-decoder-stream.ts";
 import { FastChunkReader } from "../../src/providers/openai-chat/openai-chat-fast-chunk.ts";
 import { ResponsesFastDelta } from "../../src/providers/openai-responses/responses-fast-delta.ts";
+import { heldTexts } from "./held-texts.ts";
 
 const MiB = 2 ** 20;
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -67,26 +67,6 @@ const cases: Record<string, () => unknown> = {
     return reader;
   },
 };
-
-/** The bytes of the strings alive of at least 1 MiB and less than 2 (the texts of the cases, and nothing of Node's). */
-async function heldTexts(): Promise<number> {
-  (globalThis as { gc?: () => void }).gc!();
-  let text = "";
-  for await (const chunk of getHeapSnapshot()) text += chunk;
-  const snapshot = JSON.parse(text) as {
-    snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
-    nodes: number[];
-  };
-  const fields = snapshot.snapshot.meta.node_fields;
-  const types = snapshot.snapshot.meta.node_types[0];
-  const [type, size] = [fields.indexOf("type"), fields.indexOf("self_size")];
-  let held = 0;
-  for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
-    const bytes = snapshot.nodes[i + size]!;
-    if (types[snapshot.nodes[i + type]!]!.endsWith("string") && bytes >= MiB && bytes < 2 * MiB) held += bytes;
-  }
-  return held;
-}
 
 const held: unknown[] = [];
 const out: Record<string, number> = {};

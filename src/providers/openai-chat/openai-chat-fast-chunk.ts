@@ -110,7 +110,8 @@ export class FastChunkReader {
       this.#tailOfText = text;
     }
     if (!lastField(data, after + tail.length, tail)) return undefined;
-    if (end > 0) return data.slice(start + 1, end - 1);
+    // The fragment or text delta is kept downstream: a string of its own, not a view of the read.
+    if (end > 0) return ownText(data.slice(start + 1, end - 1));
     try {
       return JSON.parse(data.slice(start, -end)) as string;
     } catch {
