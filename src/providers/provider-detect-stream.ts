@@ -1,4 +1,5 @@
 import type { FramedMessage, SSEMessage } from "../framing/framing.ts";
+import { ownText } from "../shared/kept-text.ts";
 import { isRecord } from "../shared/values.ts";
 import { messageLines } from "./openai-chat/openai-chat-delta-stream.ts";
 import { ProviderDecoderStream, type DecoderLimits, type Emit, type ProviderDecoder } from "./provider-decoder.ts";
@@ -147,7 +148,9 @@ export class DetectingDecoder implements ProviderDecoder {
     if (provider === undefined) {
       if (isKeepalive(message)) return;
       // Once past the bound, each later one goes at once: never held again in another batch.
-      if (this.#held.length < MAX_HELD && !this.#fallback) return void this.#held.push(message);
+      // Held past its read: its data a string of its own, not a slice that keeps the whole read's text.
+      if (this.#held.length < MAX_HELD && !this.#fallback)
+        return void this.#held.push({ ...message, data: ownText(message.data) });
       this.#fallback ??= createProviderDecoder("openai", this.#emit);
       for (const each of [...this.#held.splice(0), message]) this.#fallback.decode(each);
       return;

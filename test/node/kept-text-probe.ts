@@ -6,6 +6,7 @@ import { NdjsonDecoder } from "../../src/framing/ndjson-decoder-stream.ts";
 import { SSEDecoder } from "../../src/framing/sse-decoder-stream.ts";
 import { FastChunkReader } from "../../src/providers/openai-chat/openai-chat-fast-chunk.ts";
 import { ResponsesFastDelta } from "../../src/providers/openai-responses/responses-fast-delta.ts";
+import { DetectingDecoder } from "../../src/providers/provider-detect-stream.ts";
 import { heldTexts } from "./held-texts.ts";
 
 const MiB = 2 ** 20;
@@ -65,6 +66,13 @@ const cases: Record<string, () => unknown> = {
     const reader = new ResponsesFastDelta();
     if (reader.read(`${"x".repeat(MiB)}${RESPONSES}`.slice(MiB)) !== "Hi") throw new Error("the event was not read");
     return reader;
+  },
+  // An error event before any that tells the protocol waits for its decoder (up to 64 of them).
+  "provider detection's held error": () => {
+    const decoder = new DetectingDecoder(() => {});
+    const data = `${"x".repeat(MiB)}{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`;
+    decoder.decode({ event: "error", data: data.slice(MiB) });
+    return decoder;
   },
 };
 

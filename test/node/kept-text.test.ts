@@ -23,6 +23,7 @@ describe("text kept past a chunk", () => {
       "json array",
       "openai chat fast chunk",
       "responses fast delta",
+      "provider detection's held error",
     ]);
     for (const [stage, bytes] of Object.entries(stages))
       expect({ stage, bytes: bytes < 64 * 1024 }).toEqual({ stage, bytes: true });
