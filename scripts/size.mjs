@@ -119,7 +119,11 @@ export const BUDGET = {
   // own calls (`n > 1`: another choice's call still open at the end is cut, never closed by repair):
   // 9 to 19 B in every chain (Gemini's 7,298 -> 7,308 B).
   // + 8 (fragments59, 2026-12-05: what the fast readers hand on (a fragment, a text delta) is copied when it may be a view of its read (`ownText`, which now returns a text under 13 characters as it is), so an open call's 64 kept fragments and the finish's text no longer hold a 1 MiB read apiece): 6 to 9 B in every chain (Gemini's 7,308 -> 7,314 B).
-  chain: 7 * KiB + 24 + 48 + 16 + 16 + 32 + 8 + 8,
+  // + 80 in the finish-message round (2026-12-05): the Gemini decoder reads a failed finish's
+  // `finishMessage`, a filter's as the finish's `refusal.explanation` (which the encoders carry as
+  // Anthropic's), an error's as a provider error's `data` (the model's malformed call, which no
+  // message may quote), only for the first candidate: Gemini's 7,314 -> 7,395 B, the other chains unchanged.
+  chain: 7 * KiB + 24 + 48 + 16 + 16 + 32 + 8 + 8 + 80,
   // Raised from 7.25 KiB in issue 34: the accumulator's hook for OpenAI's parallel wrapper (a
   // wrapper call held, then replaced by the calls it names; the plug-in, parallel-wrapper.ts, comes
   // only with tools): 24 B in every chain, OpenAI Chat's 7,418 -> 7,442 B (ef71ade had 6 B left).

@@ -169,14 +169,24 @@ export class GeminiDecoder implements ProviderDecoder {
     // A normal finish ends a streamed call that never got its closing part; any other cuts it, and
     // the accumulator reports it invalid: its arguments were still coming.
     this.#close(choice, emit, reason !== "STOP");
+    const normalized = ownValue(GEMINI_FINISH_REASONS, reason) ?? "other";
+    // A failed finish's own words: a filter's are its refusal's explanation (as Anthropic's `stop_details`),
+    // an error's ("Malformed function call: <the model's code>") the data of a provider error, as a failed
+    // response's; only the first candidate's, the one the turn is.
+    const said = nonEmptyString(candidate["finishMessage"]);
+    if (said && !choice && normalized === "error")
+      emit(
+        providerError({ finishReason: reason, finishMessage: said }, "The provider reported that the response failed."),
+      );
     emit(
       withChoice(
         {
           type: "finish",
           rawReason: reason,
-          reason: ownValue(GEMINI_FINISH_REASONS, reason) ?? "other",
+          reason: normalized,
           // Only a CONTINUATION can be resumed (the SDK's `isResumableFinishReason`).
           ...(reason === "CONTINUATION" && token && { continuationToken: token }),
+          ...(said && normalized === "content-filter" && { refusal: { explanation: said } }),
         },
         choice,
       ),

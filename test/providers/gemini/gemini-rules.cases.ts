@@ -126,6 +126,46 @@ group("GeminiDeltaStream rules", (test) => {
     );
   });
 
+  test("a failed finish's finishMessage: an error's is the provider error's data, a filter's the refusal's explanation", async () => {
+    const said = "Malformed function call: print(default_api.get_weather(city='Paris'))";
+    const failed = await run(
+      "gemini",
+      gemini({
+        candidates: [{ content: { role: "model" }, finishReason: "MALFORMED_FUNCTION_CALL", finishMessage: said }],
+      }),
+    );
+    assertEquals(types(failed), ["error", "finish"]);
+    const [error, finish] = failed;
+    // The message is the library's own (a finishMessage may quote the model's output); Gemini's words are on `data`.
+    assertEquals(error?.type === "error" && error.error, {
+      code: "provider-error",
+      message: "The provider reported that the response failed.",
+      data: { finishReason: "MALFORMED_FUNCTION_CALL", finishMessage: said },
+    });
+    assert(finish?.type === "finish" && finish.reason === "error" && finish.refusal === undefined, "error finish");
+    const blocked = await run(
+      "gemini",
+      gemini(parts([{ text: "Sure" }], { finishReason: "SAFETY", finishMessage: "Blocked for dangerous content." })),
+    );
+    assertEquals(types(blocked), ["text-delta", "finish"]);
+    const final = blocked.at(-1);
+    assert(final?.type === "finish" && final.reason === "content-filter", "content-filter");
+    assertEquals(final.refusal, { explanation: "Blocked for dangerous content." });
+    // Without a finishMessage, nor on another candidate (its own turn), nothing is added.
+    const bare = await run("gemini", gemini(parts([], { finishReason: "MALFORMED_FUNCTION_CALL" })));
+    assertEquals(types(bare), ["finish"]);
+    const second = await run(
+      "gemini",
+      gemini({
+        candidates: [
+          { index: 0, content: { role: "model", parts: [{ text: "ok" }] }, finishReason: "STOP" },
+          { index: 1, content: { role: "model" }, finishReason: "MALFORMED_FUNCTION_CALL", finishMessage: said },
+        ],
+      }),
+    );
+    assert(!second.some((event) => event.type === "error"), "a second candidate's failure fails no other");
+  });
+
   test("Vertex streamed arguments build nested values, numbers and appended strings", async () => {
     const events = await run(
       "gemini",
