@@ -123,7 +123,7 @@ interface StreamedItem {
 /**
  * The rules of the spec's text on items in a stream (`Items are streamable`, `Items are state
  * machines`) that no schema says: `response.created` first, one response id; items added in
- * order (`output_index` counts up from 0) `in_progress`, each later event of an item naming its
+ * order (`output_index` counts up from 0) `in_progress`, each with an id of its own, each later event of an item naming its
  * index and id while it is open; content parts added in order, each `.done` holding the deltas'
  * text; an item done `completed` or `incomplete` (an incomplete one last, in an incomplete
  * response: the spec keeps `incomplete` for a token budget run out); the terminal response's
@@ -158,6 +158,7 @@ function lifecycleIssues(events: readonly Record<string, unknown>[]): string[] {
     const status = body?.["status"];
     if (type === "response.output_item.added") {
       if (index !== items.length) issues.push(`${at}: output_index ${index}, not ${items.length}`);
+      if (items.some((item) => item.id === body?.["id"])) issues.push(`${at}: item id ${String(body?.["id"])} twice`);
       if (status !== "in_progress") issues.push(`${at}: status ${String(status)}, not in_progress`);
       items[index] = { id: body?.["id"], parts: [], summaries: [], arguments: "" };
       return;

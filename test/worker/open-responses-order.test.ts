@@ -77,6 +77,17 @@ const MUTATIONS: [string, (events: readonly Event[]) => Event[], RegExp][] = [
     /items 1 added and never done/,
   ],
   [
+    // The spec's own stream validator (state-machines/typescript) keys items by id: DUPLICATE_ITEM.
+    "two items with one id",
+    (events) => {
+      const id = (events.find((e) => e["type"] === "response.output_item.added")!["item"] as Event)["id"];
+      const reuse = (e: Event) =>
+        e["output_index"] === 1 ? { ...e, item_id: id, item: { ...(e["item"] as Event), id } } : e;
+      return events.map((e) => ("item" in e || "item_id" in e ? reuse(e) : e));
+    },
+    /item id \S+ twice/,
+  ],
+  [
     "a second terminal event",
     (events) => renumbered([...events.slice(0, -1), events.at(-1)!, events.at(-1)!]),
     /terminal events at/,
