@@ -79,8 +79,6 @@ export interface SchemaNode {
 
 /** The longest `pattern` (in UTF-16 code units) compiled; a longer one is ignored (and refused by `checkToolSchema`). */
 export const MAX_PATTERN_LENGTH = 1_000;
-/** The longest string (in UTF-16 code units) tested against a `pattern`; a longer one does not match. */
-export const MAX_PATTERN_INPUT = 10_000;
 /** The deepest nesting of a schema compiled; deeper schemas accept anything there. */
 export const MAX_SCHEMA_DEPTH = 64;
 /**
@@ -225,12 +223,13 @@ export function compilePattern(pattern: unknown, patterns?: PatternBudget): Line
 }
 
 /**
- * Whether a string matches a pattern; a string longer than {@link MAX_PATTERN_INPUT} never does.
- * The matcher's work is taken from `budget`: when it runs out, `false`, and `budget.steps` is
- * below zero (the caller's check could not be finished, which is not a failure to match).
+ * Whether a string of any length matches a pattern (a length cut made a long valid string fail
+ * `pattern`, pass `not`). The matcher's work is taken from `budget`: when it runs out, `false`,
+ * and `budget.steps` is below zero (the caller's check could not be finished, which is not a
+ * failure to match).
  */
 export function matchesPattern(pattern: LinearPattern, text: string, budget: StepBudget): boolean {
-  return text.length <= MAX_PATTERN_INPUT && pattern.test(text, budget);
+  return pattern.test(text, budget);
 }
 
 const sortedKeys = new WeakMap<ReadonlyMap<string, SchemaNode>, readonly string[]>();

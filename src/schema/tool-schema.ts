@@ -125,8 +125,8 @@ export interface CheckToolArgumentsOptions extends ToolSchemaCheckOptions {
  * `minimum`/`maximum`, `exclusiveMinimum`/`exclusiveMaximum`, `multipleOf`,
  * `minLength`/`maxLength` (in code points), `pattern` (ECMAScript with the `u` flag, run in
  * linear time, never by backtracking; a pattern longer than 1,000 characters, not valid, or
- * needing backtracking (backreferences, lookaround) is ignored, a string longer than 10,000
- * never matches), `format` (an annotation unless `assertFormats`), `required`, `properties`,
+ * needing backtracking (backreferences, lookaround) is ignored; its work on a string of any
+ * length is charged to the check's budget), `format` (an annotation unless `assertFormats`), `required`, `properties`,
  * `patternProperties`, `additionalProperties`, `propertyNames`, `minProperties`/`maxProperties`,
  * `dependentRequired`, `dependentSchemas` (and draft 7's `dependencies`), `items`, `prefixItems`
  * (and draft 7's `items` list with `additionalItems`), `minItems`/`maxItems`, `uniqueItems`,

@@ -4,7 +4,13 @@
 // the issue finish in a bounded count of steps, a spent budget stops it, and what it cannot run
 // in linear time is refused by checkToolSchema at the keyword's path. Never a time.
 import fc from "fast-check";
-import { checkToolArguments, checkToolSchema, IncrementalJsonParser } from "../../src/index.ts";
+import {
+  CheckBudget,
+  checkToolArguments,
+  checkToolSchema,
+  IncrementalJsonParser,
+  type JsonValue,
+} from "../../src/index.ts";
 import { type LinearPattern, linearPattern, SET_STEPS } from "../../src/schema/pattern/linear-pattern.ts";
 import { SchemaWatcher } from "../../src/schema/schema-watcher.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
@@ -294,5 +300,38 @@ group("Linear-time patterns (issue 33)", (test) => {
     const keyWatcher = new SchemaWatcher(keys);
     new IncrementalJsonParser({ listener: keyWatcher }).feed(JSON.stringify({ [text]: 1 }));
     assertEquals(keyWatcher.violation, undefined);
+  });
+
+  test("a string of any length is matched as RegExp matches it, in both checks; past the budget, not checked", () => {
+    // Past 10,000 characters a string never matched: `^a` rejected a valid one (also early), and
+    // `not`, `patternProperties` accepted what they reject. The call's budget bounds the work.
+    const long = "a".repeat(10_001);
+    const cases: [object, JsonValue, string[]][] = [
+      [{ type: "string", pattern: "^a" }, long, []],
+      [{ type: "object", propertyNames: { pattern: "^a" } }, { [long]: 1 }, []],
+      [{ not: { pattern: "^a" } }, long, ["$ must not match the schema in not"]],
+      [
+        { type: "object", patternProperties: { "^a": { type: "string" } } },
+        { [long]: 1 },
+        [`$.${"a".repeat(39)}… must be string, not number`],
+      ],
+    ];
+    for (const [schema, value, issues] of cases) {
+      const text = JSON.stringify(value);
+      assertEquals(
+        checkToolArguments(value, schema, { budget: new CheckBudget(text.length) }),
+        issues,
+        JSON.stringify(schema),
+      );
+      const watcher = new SchemaWatcher(schema, { budget: new CheckBudget(text.length) });
+      new IncrementalJsonParser({ listener: watcher }).feed(text);
+      // `not` is the final check's alone.
+      const early = issues.length > 0 && !("not" in schema);
+      assertEquals(watcher.violation !== undefined, early, `early: ${JSON.stringify(schema)}`);
+    }
+    // 100,000 characters past a 5,000-thread pattern: more than a call's 2,000,000 steps, refused as such.
+    const costly = "a".repeat(100_000);
+    const issues = checkToolArguments(costly, { pattern: "a{0,5000}b" }, { budget: new CheckBudget(costly.length) });
+    assert(issues.length === 1 && /could not be checked/.test(issues[0]!), JSON.stringify(issues));
   });
 });
