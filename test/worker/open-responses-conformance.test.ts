@@ -1,8 +1,8 @@
 // Open Responses conformance of POST /v1/responses in workerd, in front of every provider: the
 // cases of the spec's compliance suite (a basic text answer, streamed, a system prompt, a function
-// tool called, streamed, an image in the input, a multi-turn history), each against a fake of the provider answering in
-// its own wire format (the scripted model's writers) and against the offline replay, plus a fault
-// mid-stream. Every event and every response object is checked against the spec's own OpenAPI
+// tool called, streamed, an image in the input, a PDF in the input, a multi-turn history), each
+// against a fake of the provider answering in its own wire format (the scripted model's writers)
+// and against the offline replay, plus a fault mid-stream. Every event and every response object is checked against the spec's own OpenAPI
 // schemas (test/support/open-responses.ts), and the stream against the rules of its text.
 import { describe, expect, it } from "vitest";
 import type { Provider } from "../../src/index.ts";
@@ -17,8 +17,11 @@ const PROVIDERS = Object.keys(LIVE) as Provider[];
 
 const user = (content: string) => ({ type: "message", role: "user", content });
 
-/** The compliance cases: a request, whether it streams, and whether its answer holds a call. */
-const CASES: { id: string; body: Record<string, unknown>; stream: boolean; call: boolean }[] = [
+/**
+ * The compliance cases: a request, whether it streams, whether its answer holds a call, and the
+ * providers that cannot take it (a 400 naming the field instead: Cohere and Ollama read no PDF).
+ */
+const CASES: { id: string; body: Record<string, unknown>; stream: boolean; call: boolean; refused?: string }[] = [
   { id: "basic-response", body: { input: [user("Say hello in three words.")] }, stream: false, call: false },
   { id: "streaming-response", body: { input: [user("Count from 1 to 5.")] }, stream: true, call: false },
   {
@@ -63,6 +66,29 @@ const CASES: { id: string; body: Record<string, unknown>; stream: boolean; call:
     call: false,
   },
   {
+    // A one-line PDF of our own as base64 `file_data` with its `filename` (the suite's case sends one too).
+    id: "file-input",
+    body: {
+      input: [
+        {
+          type: "message",
+          role: "user",
+          content: [
+            { type: "input_text", text: "Read the attached file and answer with its title only." },
+            {
+              type: "input_file",
+              filename: "title.pdf",
+              file_data: "data:application/pdf;base64,JVBERi0xLjEKJSVFT0Y=",
+            },
+          ],
+        },
+      ],
+    },
+    stream: false,
+    call: false,
+    refused: "cohere ollama",
+  },
+  {
     id: "multi-turn",
     body: {
       input: [
@@ -99,7 +125,27 @@ const calls = (response: Record<string, unknown> | undefined, type = "function_c
 describe.skipIf(!sharedData["open-responses"].available)("Open Responses conformance of /v1/responses", () => {
   for (const provider of PROVIDERS) {
     describe(provider, () => {
-      for (const { id, body, stream, call } of CASES) {
+      for (const { id, body, stream, call, refused } of CASES) {
+        if (refused?.split(" ").includes(provider)) {
+          it(`${id}: a 400 naming the part it cannot take, live and offline`, async () => {
+            for (const [upstream, env] of [
+              [scripted(provider, {}), live(provider)] as const,
+              [new FakeUpstream({ kind: "hang" }), testEnv()] as const,
+            ]) {
+              const answer = await worker(upstream).call(
+                post("/v1/responses", { model: `${provider}/test-model`, ...body, stream }, AUTH),
+                env,
+              );
+              const { error } = (await answer.json()) as { error: { type: string; param: string } };
+              expect([answer.status, error.type, error.param]).toEqual([
+                400,
+                "invalid_request_error",
+                "input[0].content[1].file_data",
+              ]);
+            }
+          });
+          continue;
+        }
         it(`${id}, live: every event and the response conform`, async () => {
           const turn = call
             ? { calls: [{ name: "get_weather", arguments: { location: "San Francisco, CA" } }] }
