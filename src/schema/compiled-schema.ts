@@ -201,8 +201,10 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
   }
   node.minimum = finite(own(schema, "minimum"));
   node.maximum = finite(own(schema, "maximum"));
-  node.exclusiveMinimum = finite(own(schema, "exclusiveMinimum"));
-  node.exclusiveMaximum = finite(own(schema, "exclusiveMaximum"));
+  // Draft 4's `exclusiveMinimum: true` makes `minimum` exclusive (2020-12 gives a boolean no meaning).
+  const bound = (value: unknown, inclusive?: number) => (value === true ? inclusive : finite(value));
+  node.exclusiveMinimum = bound(own(schema, "exclusiveMinimum"), node.minimum);
+  node.exclusiveMaximum = bound(own(schema, "exclusiveMaximum"), node.maximum);
   const multipleOf = finite(own(schema, "multipleOf"));
   node.multipleOf = multipleOf !== undefined && multipleOf > 0 ? multipleOf : undefined;
   node.minLength = count(own(schema, "minLength"));
@@ -290,8 +292,7 @@ function resolve(ref: string, context: Context, depth: number): SchemaNode {
   const target = pointerTarget(base, ref, (at) => {
     if (resource(at, context.legacy)) context.base = at;
   }); // dangling: unread
-  // Compiled where it is reached, on the stack of what reached it: a chain of thousands of `$ref`s
-  // would overflow it, so the whole nesting is bounded (and the schema refused by checkToolSchema).
+  // Compiled where reached, on the stack: a chain of thousands of `$ref`s is bounded (and refused).
   if (!nodesOf(context, target).has(target) && (context.nesting += depth) > MAX_COMPILE_NESTING) throw TOO_DEEP;
   const node = compile(target, context, 1); // one compiled already is found (and marked shared)
   [context.nesting, context.base] = [nesting, base];

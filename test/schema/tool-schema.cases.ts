@@ -1,4 +1,12 @@
-import { CheckBudget, checkToolArguments, checkToolSchema, type JsonValue, type ToolSchema } from "../../src/index.ts";
+import {
+  CheckBudget,
+  checkToolArguments,
+  checkToolSchema,
+  IncrementalJsonParser,
+  type JsonValue,
+  type ToolSchema,
+} from "../../src/index.ts";
+import { SchemaWatcher } from "../../src/schema/schema-watcher.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 
 const check = (value: JsonValue, schema: unknown, options = {}): string[] =>
@@ -108,6 +116,23 @@ group("checkToolArguments: every keyword applies with its siblings", (test) => {
       assertEquals(check(good, { format }, asserted), [], `${format}: ${good}`);
       assertEquals(check(bad, { format }, asserted), [`$ must be a valid ${format}`], `${format}: ${bad}`);
     }
+  });
+
+  test("draft 4's boolean exclusiveMinimum/Maximum make minimum/maximum exclusive, in both checks and under not", () => {
+    const low = { minimum: 0, exclusiveMinimum: true };
+    const high = { maximum: 10, exclusiveMaximum: true };
+    assertEquals(check(0, low), ["$ must be greater than 0"]);
+    assertEquals(check(0.5, low), []);
+    assertEquals(check(10, high), ["$ must be less than 10"]);
+    assertEquals(check(0, { minimum: 0, exclusiveMinimum: false }), []);
+    assertEquals(check(-5, { exclusiveMinimum: true }), [], "without minimum, no bound");
+    // Ignored, it made `not` reject 0, which the schema under it does not match.
+    assertEquals(check(0, { not: low }), []);
+    assertEquals(check(1, { not: low }), ["$ must not match the schema in not"]);
+    const watcher = new SchemaWatcher({ type: "object", properties: { n: high } });
+    new IncrementalJsonParser({ listener: watcher }).feed('{"n": 10}');
+    assertEquals(watcher.violation?.message, "Expected less than 10.");
+    assertEquals(checkToolSchema({ properties: { n: low } }), []);
   });
 
   test("numbers, arrays and objects: the rest of the keywords", () => {
