@@ -148,9 +148,13 @@ export class DetectingDecoder implements ProviderDecoder {
     if (provider === undefined) {
       if (isKeepalive(message)) return;
       // Once past the bound, each later one goes at once: never held again in another batch.
-      // Held past its read: its data a string of its own, not a slice that keeps the whole read's text.
+      // Held past its read: its data and id strings of their own, not slices that keep the whole read's text.
       if (this.#held.length < MAX_HELD && !this.#fallback)
-        return void this.#held.push({ ...message, data: ownText(message.data) });
+        return void this.#held.push({
+          ...message,
+          data: ownText(message.data),
+          ...(message.id && { id: ownText(message.id) }),
+        });
       this.#fallback ??= createProviderDecoder("openai", this.#emit);
       for (const each of [...this.#held.splice(0), message]) this.#fallback.decode(each);
       return;

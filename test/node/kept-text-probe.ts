@@ -74,6 +74,15 @@ const cases: Record<string, () => unknown> = {
     decoder.decode({ event: "error", data: data.slice(MiB) });
     return decoder;
   },
+  // As the SSE framing gives it: its `id` (a gateway's event id, 13 characters or more) cut from the read too.
+  "provider detection's held error's id": () => {
+    const decoder = new DetectingDecoder(() => {});
+    const error = '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}';
+    new SSEDecoder((message) => decoder.decode(message)).feed(
+      bytes(`: ${"x".repeat(MiB)}\nevent: error\nid: evt_0123456789abcdef\ndata: ${error}\n\n`),
+    );
+    return decoder;
+  },
 };
 
 const held: unknown[] = [];

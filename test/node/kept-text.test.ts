@@ -24,6 +24,7 @@ describe("text kept past a chunk", () => {
       "openai chat fast chunk",
       "responses fast delta",
       "provider detection's held error",
+      "provider detection's held error's id",
     ]);
     for (const [stage, bytes] of Object.entries(stages))
       expect({ stage, bytes: bytes < 64 * 1024 }).toEqual({ stage, bytes: true });
