@@ -45,7 +45,9 @@ async function readText(
 ): Promise<string> {
   if (!body) return "";
   const reader = body.getReader();
-  const decoder = new TextDecoder();
+  // Fatal: JSON text is UTF-8 (RFC 8259 §8.1), and a body that is not would otherwise reach the
+  // provider with U+FFFD where the client's bytes were, as if the client had written that.
+  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
   let size = 0;
   let text = "";
   // One timer, cleared when the body is in: past it the reading is cancelled (a pending read then
@@ -68,14 +70,23 @@ async function readText(
   async function readAll(): Promise<string> {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) return text + decoder.decode();
+      if (done) return text + utf8(() => decoder.decode());
       size += value.byteLength;
       if (size > maxBytes) {
         await reader.cancel();
         throw tooLarge(maxBytes, limitName);
       }
-      text += decoder.decode(value, { stream: true });
+      text += utf8(() => decoder.decode(value, { stream: true }));
     }
+  }
+}
+
+/** The fatal decoder's text, or the 400 of a body that is not UTF-8 (its `TypeError` says no more). */
+function utf8(decode: () => string): string {
+  try {
+    return decode();
+  } catch {
+    throw new HttpError(400, { code: "invalid_json", message: "The request body is not valid JSON: it is not UTF-8." });
   }
 }
 
