@@ -14,7 +14,7 @@ import {
   stringFailure,
   typeOf,
 } from "./schema-keywords.ts";
-import { KEY_LENGTH, type Path, report, type Run } from "./check-run.ts";
+import { KEY_LENGTH, keysOf, type Path, report, type Run } from "./check-run.ts";
 
 /**
  * The final check of a call's arguments against its tool's compiled schema: every keyword with
@@ -194,7 +194,8 @@ function checkArray(value: JsonValue[], s: SchemaNode, path: Path, run: Run, qui
     return false;
   if (s.uniqueItems && !allDifferent(value, run.budget) && fail("must have items that are all different")) return false;
   const prefix = s.prefixItems ?? [];
-  for (let i = 0; i < value.length; i++) {
+  // Only the items a schema applies to: each of 20,000 schemas read 200,000 items, uncharged.
+  for (let i = 0, end = s.items ? value.length : Math.min(prefix.length, value.length); i < end; i++) {
     const schema = i < prefix.length ? prefix[i] : s.items;
     if (schema && !walk(value[i]!, schema, { up: path, key: i }, run, 0, quiet)) {
       if (quiet) return false;
@@ -244,21 +245,19 @@ function checkObject(
       )
         return false;
   }
-  const keys = Object.keys(value);
-  budget.steps -= keys.length;
-  if (
-    s.minProperties !== undefined &&
-    keys.length < s.minProperties &&
-    fail(`must have at least ${s.minProperties} properties`)
-  )
+  // The keys listed once per object; a schema without a keyword that reads every key reads its own
+  // `properties`: n schemas on n keys were n² work.
+  const keys = keysOf(run, value);
+  const all = s.propertyNames || s.patternProperties || s.additionalProperties;
+  const own = s.properties && !all && s.properties.size < keys.length ? [...s.properties.keys()] : undefined;
+  const names = own?.filter((key) => Object.hasOwn(value, key)) ?? (all || s.properties ? keys : []);
+  budget.steps -= own?.length ?? names.length;
+  const n = keys.length;
+  if (s.minProperties !== undefined && n < s.minProperties && fail(`must have at least ${s.minProperties} properties`))
     return false;
-  if (
-    s.maxProperties !== undefined &&
-    keys.length > s.maxProperties &&
-    fail(`must have at most ${s.maxProperties} properties`)
-  )
+  if (s.maxProperties !== undefined && n > s.maxProperties && fail(`must have at most ${s.maxProperties} properties`))
     return false;
-  for (const key of keys) {
+  for (const key of names) {
     if (budget.exhausted) return false;
     const at: Path = { up: path, key };
     if (s.propertyNames && !walk(key, s.propertyNames, at, run, 0, true) && fail("is not an allowed property name", at))

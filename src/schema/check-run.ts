@@ -28,6 +28,18 @@ export interface Run {
   cuts: number;
   /** The verdicts of the schemas reached by more than one way, by value (and by place: reported there). */
   memo?: Map<SchemaNode, Map<unknown, number>>;
+  /** Each object's keys, listed (and charged) once. */
+  keys?: WeakMap<object, string[]>;
+}
+
+/** An object's own keys, listed once per check and charged a step each then. */
+export function keysOf(run: Run, value: object): string[] {
+  let keys = (run.keys ??= new WeakMap()).get(value);
+  if (!keys) {
+    run.keys.set(value, (keys = Object.keys(value)));
+    run.budget.steps -= keys.length;
+  }
+  return keys;
 }
 
 function render(run: Run, path: Path): string {
