@@ -4,9 +4,10 @@
 // as the client: Chat Completions' own `web_search_options`, and an OpenAI Responses `web_search`
 // / `web_search_preview` tool (its flat `user_location`). Where OpenAI refuses it (a model that is
 // no search model) or the provider has none, the Responses tool is dropped, as clients send it by
-// default, and Chat's field is a 400 naming it. The search model's answer is
-// test/providers/openai-chat/citations-recordings.ts (built from openai-node's types). An OpenAI
-// Responses upstream is sent the Responses tool itself, and answers with
+// default, and Chat's field is a 400 naming it; a tool limited to some domains is a 400 naming
+// them with a search model, which searches on every request and has no place for the limit. The
+// search model's answer is test/providers/openai-chat/citations-recordings.ts (built from
+// openai-node's types). An OpenAI Responses upstream is sent the Responses tool itself, and answers with
 // test/providers/openai-responses/citations-recordings.ts (a web_search_call, then the cited text).
 import type { ResponseCreateParamsStreaming, ResponseInputItem, Tool } from "openai/resources/responses/responses";
 import { describe, expect, it } from "vitest";
@@ -34,6 +35,8 @@ const SEARCH_TYPES = [
 const QUESTION = "When did Ruby 3.4 come out?";
 const messages = [{ role: "user" as const, content: QUESTION }];
 const TOKYO = { country: "JP", city: "Tokyo", region: "Tokyo", timezone: "Asia/Tokyo" };
+/** A search limited to some domains, which Chat's `web_search_options` cannot say. */
+const LIMITED: Tool = { type: "web_search", filters: { allowed_domains: ["ruby-lang.org"] } };
 
 const searchModel = (): FakeUpstream => new FakeUpstream({ kind: "sse", chunks: [chatCited()] });
 /** The body the upstream got. */
@@ -128,18 +131,54 @@ describe("POST /v1/responses with a web search tool", () => {
     });
   });
 
-  it("is dropped, as before, where OpenAI would refuse it or the provider has none, and where it cannot say as much", async () => {
+  it("is dropped, as before, where OpenAI would refuse it or the provider has none, or the client says none", async () => {
     const search: Tool = { type: "web_search" };
     const cases: [string, Tool, ResponseCreateParamsStreaming["tool_choice"]][] = [
       ["openai/gpt-4o", search, undefined], // no search model: OpenAI refuses web_search_options
+      ["openai/gpt-4o", LIMITED, undefined], // nor does it search without them: no search at all
       ["anthropic/claude-sonnet-4-5", search, undefined],
-      [SEARCH_MODEL, { type: "web_search", filters: { allowed_domains: ["ruby-lang.org"] } }, undefined],
+      ["anthropic/claude-sonnet-4-5", LIMITED, undefined],
       [SEARCH_MODEL, search, "none"],
     ];
     for (const [model, tool, choice] of cases) {
       const { body } = await responses(model, [tool], choice);
       expect(JSON.stringify(body), `${model} ${JSON.stringify(tool)} ${choice}`).not.toContain("web_search");
     }
+  });
+
+  it("limited to some domains, is a 400 naming them with a search model, which would search everywhere, whatever the choice", async () => {
+    const choices: ResponseCreateParamsStreaming["tool_choice"][] = [
+      undefined,
+      "auto",
+      "none",
+      "required",
+      { type: "web_search_preview" },
+      { type: "allowed_tools", mode: "auto", tools: [{ type: "function", name: "lookup" }] },
+    ];
+    const lookup: Tool = { type: "function", name: "lookup", parameters: { type: "object" }, strict: false };
+    for (const choice of choices) {
+      const upstream = searchModel();
+      const stream = openAIClient(upstream, ENV).responses.stream({
+        model: SEARCH_MODEL,
+        input: QUESTION,
+        tools: [lookup, LIMITED],
+        ...(choice ? { tool_choice: choice } : {}),
+      });
+      await expect(stream.finalResponse(), JSON.stringify(choice)).rejects.toMatchObject({
+        status: 400,
+        param: "tools[1].filters.allowed_domains",
+        message: expect.stringContaining("openai-responses/"),
+      });
+      expect(upstream.requests).toEqual([]);
+    }
+    // After a search tool that is not limited: still the 400, at its own place.
+    await expect(responses(SEARCH_MODEL, [{ type: "web_search_preview" }, LIMITED])).rejects.toMatchObject({
+      status: 400,
+      param: "tools[1].filters.allowed_domains",
+    });
+    // An empty list limits nothing: the search is sent.
+    const { body } = await responses(SEARCH_MODEL, [{ type: "web_search", filters: { allowed_domains: [] } }]);
+    expect(body["web_search_options"]).toEqual({});
   });
 
   it("is a 400 naming the field of the tool at fault", async () => {

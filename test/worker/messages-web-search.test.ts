@@ -6,9 +6,11 @@
 // `allowed_domains` as `filters.allowed_domains`), an OpenAI Chat search model
 // `web_search_options` (`user_location` nested); Claude Code's forced search becomes
 // `tool_choice: "required"` (Responses) or none (a search model always searches). A tool limited in
-// a way the upstream cannot say (`blocked_domains`; `allowed_domains` to Chat) is not sent: no
-// search rather than an unlimited one, and a choice that forces it is the 400 it was. The answers
-// are the citations recordings of test/providers (built from openai-node's types).
+// a way the upstream cannot say is not sent to a Responses model (`blocked_domains`): no search
+// rather than an unlimited one, and a choice that forces it is the 400 it was; to a Chat search
+// model, which searches everywhere on every request, it is a 400 naming the limit (`allowed_domains`
+// or `blocked_domains`), whatever the choice. The answers are the citations recordings of
+// test/providers (built from openai-node's types).
 import Anthropic from "@anthropic-ai/sdk";
 import type { WebSearchTool20250305, WebSearchTool20260209 } from "@anthropic-ai/sdk/resources/messages/messages";
 import { describe, expect, it } from "vitest";
@@ -125,14 +127,34 @@ describe("/v1/messages with Anthropic's web search, to an OpenAI upstream", () =
     expect(text).toBe(CHAT_CITED_TEXT);
   });
 
+  it("an OpenAI Chat search model given a tool limited to some domains: a 400 naming the limit, whatever the choice", async () => {
+    const choices: Anthropic.ToolChoice[] = [
+      { type: "tool", name: "web_search" },
+      { type: "auto" },
+      { type: "any" },
+      { type: "none" },
+    ];
+    for (const [key, domains] of [
+      ["allowed_domains", ["ruby-lang.org"]],
+      ["blocked_domains", ["example.com"]],
+    ] as const)
+      for (const choice of choices) {
+        const { body, error } = await ask(CHAT_SEARCH, [OWN, { ...SEARCH, [key]: domains }], choice);
+        expect([body, error], `${key} ${choice.type}`).toEqual([undefined, expect.objectContaining({ status: 400 })]);
+        const { message } = error as Error;
+        expect(message).toContain(`tools[1].${key}`);
+        expect(message).toContain("openai-responses/");
+      }
+  });
+
   it("no search where the upstream cannot limit it as asked, has none, is not listed, or the client says none", async () => {
     const blocked = { ...SEARCH, blocked_domains: ["example.com"] };
     const allowed = { ...SEARCH, allowed_domains: ["ruby-lang.org"] };
     const cases: [string, Anthropic.ToolUnion, Env][] = [
       [RESPONSES, blocked, ENV],
-      [CHAT_SEARCH, blocked, ENV],
-      [CHAT_SEARCH, allowed, ENV],
       ["openai/gpt-4o", SEARCH, ENV], // no search model: OpenAI refuses web_search_options
+      ["openai/gpt-4o", allowed, ENV], // nor does it search without them: no search at all
+      ["openai/gpt-4o", blocked, ENV],
       [RESPONSES, SEARCH, OPENAI_ANTHROPIC_ENV], // not listed in ANTHROPIC_SERVER_TOOLS
     ];
     for (const [model, tool, env] of cases) {

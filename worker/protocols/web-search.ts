@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { invalidField } from "../response/json-error.ts";
+import { type HttpError, invalidField } from "../response/json-error.ts";
 import { isObject, own } from "../request/json-fields.ts";
 import { isChatSearchModel } from "../request/search-models.ts";
 import type { JsonObject, StreamRequest } from "../request/stream-request.ts";
@@ -103,20 +103,50 @@ export function chatWebSearchOf(value: unknown, provider: string, listed: Readon
 }
 
 /**
- * A Responses web search tool as Chat's `web_search_options`; undefined when the tool limits the
- * search to some domains (`filters.allowed_domains`), which Chat has no place for: not searching
- * is better than searching everywhere. Its other fields Chat lacks (`search_content_types`) are
- * left out.
+ * A 400 for a Responses web search tool (at `path`) that limits the search in a way an OpenAI Chat
+ * search model cannot keep: `external_web_access: false` (no live fetch: Open Responses' offline
+ * search) or `filters.allowed_domains` (Chat has no place for them). Such a model searches the live
+ * web on every request, `web_search_options` or not (OpenAI's web search guide: with Chat
+ * Completions the model "always retrieves information from the web before responding"), and even
+ * with `tool_choice` none (which names the client's tools, not the search), so dropping the limit,
+ * or the tool, would search everywhere. Nothing for a tool without such a limit.
+ *
+ * @example
+ * ```ts
+ * checkChatSearchLimits({ type: "web_search", filters: { allowed_domains: ["ruby-lang.org"] } }, "tools[0]"); // throws at tools[0].filters.allowed_domains
+ * ```
+ */
+export function checkChatSearchLimits(tool: Record<string, unknown>, path: string): void {
+  if (own(tool, "external_web_access") === false)
+    throw invalidField(
+      `${path}.external_web_access`,
+      "`external_web_access: false` asks for no live web search, but an OpenAI Chat search model searches the live web on every request: use an OpenAI Responses model (openai-responses/...), or allow live access.",
+    );
+  const filters = own(tool, "filters");
+  const domains = isObject(filters) ? own(filters, "allowed_domains") : undefined;
+  if (Array.isArray(domains) && domains.length > 0)
+    throw unlimited(`${path}.filters.allowed_domains`, "limits the search to some domains");
+}
+
+/** The 400 at `field`, a limit of the search (`asks`: what it asks for) that an OpenAI Chat search model cannot keep. */
+const unlimited = (field: string, asks: string): HttpError =>
+  invalidField(
+    field,
+    `\`${field}\` ${asks}, but an OpenAI Chat search model searches the whole web on every request, which nothing sent to it can limit: use an OpenAI Responses model (openai-responses/...), or drop the limit.`,
+  );
+
+/**
+ * A Responses web search tool as Chat's `web_search_options`, for an OpenAI Chat search model; a
+ * 400 when the tool limits the search in a way Chat cannot say ({@link checkChatSearchLimits}).
+ * Its other fields Chat lacks (`search_content_types`) are left out.
  *
  * @example
  * ```ts
  * responsesWebSearchAt({ type: "web_search", user_location: { city: "Paris" } }, "tools[0]"); // { user_location: { type: "approximate", approximate: { city: "Paris" } } }
  * ```
  */
-export function responsesWebSearchAt(tool: Record<string, unknown>, path: string): JsonObject | undefined {
-  const filters = own(tool, "filters");
-  const domains = isObject(filters) ? own(filters, "allowed_domains") : undefined;
-  if (Array.isArray(domains) && domains.length > 0) return undefined;
+export function responsesWebSearchAt(tool: Record<string, unknown>, path: string): JsonObject {
+  checkChatSearchLimits(tool, path);
   const location = own(tool, "user_location");
   if (location === undefined || location === null) return sized(tool, path);
   const at = `${path}.user_location`;
@@ -176,9 +206,11 @@ export interface MappedSearch {
  * `max_uses`) as the web search of an OpenAI upstream: an OpenAI Chat search model's
  * `web_search_options` (the location nested), an OpenAI Responses model's `web_search` tool (the
  * location flat, `allowed_domains` as `filters.allowed_domains`). Undefined for another type or
- * provider, and for a tool that limits the search in a way the upstream cannot say
- * (`blocked_domains`, which OpenAI has no counterpart for; `allowed_domains` to Chat): no search
- * rather than an unlimited one. `max_uses` has none either, and is left out (OpenAI decides how often).
+ * provider, and for a Responses model given `blocked_domains`, which OpenAI has no counterpart
+ * for: no search rather than an unlimited one (it searches only with the tool). A Chat search
+ * model searches the whole web on every request, tool or not, so a limit it cannot keep
+ * (`allowed_domains`, `blocked_domains`) is a 400 naming it. `max_uses` has no counterpart either,
+ * and is left out (OpenAI decides how often).
  *
  * @example
  * ```ts
@@ -196,7 +228,10 @@ export function messagesWebSearchOf(
   const chat = isChatSearchModel(provider, model);
   if (!chat && provider !== "openai-responses") return undefined;
   const allowed = domainsAt(tool, "allowed_domains", path);
-  if (domainsAt(tool, "blocked_domains", path).length > 0 || (chat && allowed.length > 0)) return undefined;
+  const blocked = domainsAt(tool, "blocked_domains", path).length > 0;
+  if (chat && allowed.length > 0) throw unlimited(`${path}.allowed_domains`, "limits the search to some domains");
+  if (chat && blocked) throw unlimited(`${path}.blocked_domains`, "keeps the search off some domains");
+  if (blocked) return undefined;
   const name = stringAt(own(tool, "name"), `${path}.name`);
   const location = own(tool, "user_location");
   const at = `${path}.user_location`;

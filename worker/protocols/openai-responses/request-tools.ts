@@ -18,7 +18,12 @@ import { builtInToolOf, chosenBuiltIn } from "./built-in-tools.ts";
 import { mcpToolName, mcpToolOf } from "./mcp-items.ts";
 import { toolCallingToolOf } from "./program-items.ts";
 import { isChatSearchModel } from "../../request/search-models.ts";
-import { responsesWebSearchAt, responsesWebSearchToolOf, WEB_SEARCH_TOOLS } from "../web-search.ts";
+import {
+  checkChatSearchLimits,
+  responsesWebSearchAt,
+  responsesWebSearchToolOf,
+  WEB_SEARCH_TOOLS,
+} from "../web-search.ts";
 import { droppedHosted, type HostedGate, unlistedChoice } from "../openai-server-tools.ts";
 
 /** The tool names OpenAI takes, which a Responses client may send. */
@@ -134,8 +139,9 @@ const tooManyTools = (path: string): HttpError =>
  * with its other models, and every other provider has none, so the tool is dropped there, as
  * clients send it by default. Not when `tool_choice` is `none` or lists the allowed tools (a
  * search is no tool it can name), nor unless `OPENAI_SERVER_TOOLS` lists `web_search` (`listed`).
- * A search tool with `external_web_access: false` is a 400 naming it, whatever the choice: a search
- * model searches the live web on every request, which Open Responses' offline search forbids.
+ * A search tool limiting the search in a way Chat cannot say (`external_web_access: false`,
+ * `filters.allowed_domains`) is a 400 naming it, whatever the choice ({@link checkChatSearchLimits}):
+ * a search model searches the whole live web on every request, `tool_choice` none included.
  */
 export function webSearchOf(
   tools: unknown,
@@ -145,12 +151,7 @@ export function webSearchOf(
 ): JsonObject | undefined {
   if (!isChatSearchModel(provider, model) || !listed.has("web_search") || !Array.isArray(tools)) return undefined;
   const searches = (tool: unknown) => isObject(tool) && WEB_SEARCH_TOOLS.has(String(own(tool, "type")));
-  const offline = tools.findIndex((tool) => searches(tool) && own(tool, "external_web_access") === false);
-  if (offline >= 0)
-    throw invalidField(
-      `tools[${offline}].external_web_access`,
-      "`external_web_access: false` asks for no live web search, but an OpenAI Chat search model searches the live web on every request: use an OpenAI Responses model (openai-responses/...), or allow live access.",
-    );
+  tools.forEach((tool, i) => searches(tool) && checkChatSearchLimits(tool as Record<string, unknown>, `tools[${i}]`));
   if (choice === "none" || (isObject(choice) && own(choice, "type") === "allowed_tools")) return undefined;
   const at = tools.findIndex(searches);
   return at < 0 ? undefined : responsesWebSearchAt(tools[at] as Record<string, unknown>, `tools[${at}]`);
