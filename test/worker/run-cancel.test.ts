@@ -173,7 +173,7 @@ describe("POST /v1/run: later steps and limits", () => {
         step: 2,
         error: {
           code: "stream-failed",
-          message: "The request of step 2 failed before a response: HttpError (upstream_error).",
+          message: "The request of step 2 failed before a response: The provider failed to answer. (upstream_error)",
         },
       },
       { type: "loop-finish", steps: 2, reason: "call-failed" },

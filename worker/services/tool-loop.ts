@@ -6,7 +6,8 @@
  * @module
  */
 import { providerKit, runToolLoop, type LoopFinishEvent, type ToolLoopEvent } from "../../src/index.ts";
-import type { HttpError } from "../response/json-error.ts";
+import { mapChunks } from "../http/batch-map.ts";
+import { HttpError } from "../response/json-error.ts";
 import { upstreamProvider } from "../upstream/providers/index.ts";
 import { providerTarget } from "../upstream/providers/target.ts";
 import type { ProviderHttpRequest } from "../upstream/providers/upstream-provider.ts";
@@ -78,6 +79,9 @@ export async function openRunEvents(
     return [reading, type ?? http.responseType ?? "text/event-stream"];
   };
 
+  // A later step's request the provider refused: the Worker's words for it go to the client
+  // ({@link worded} below), where the library names a failed request by its class and code alone.
+  let refused: { step: number; error: HttpError } | undefined;
   let first: [WatchedBody, string] | undefined;
   try {
     first = await open(http.body, runController.signal);
@@ -121,17 +125,28 @@ export async function openRunEvents(
           : await open(
               { ...http.body, [field]: [...conversationSoFar] as ProviderHttpRequest["body"][string], ...reuse },
               signal,
-            );
+            ).catch((error: unknown) => {
+              if (error instanceof HttpError) refused = { step, error };
+              throw error;
+            });
       first = undefined;
       return new Response(streamOf(body), { headers: { "content-type": type } });
     },
   });
   return {
     events: clientEventNames(
-      watch.events(withoutProviderData(cancelling(events, runController)), (error, last) => {
-        const step = last && "step" in last ? last.step : 1;
-        return failureEvents(error).map((event) => ({ ...event, step }) as ToolLoopEvent);
-      }),
+      watch.events(
+        withoutProviderData(
+          cancelling(
+            worded(events, () => refused),
+            runController,
+          ),
+        ),
+        (error, last) => {
+          const step = last && "step" in last ? last.step : 1;
+          return failureEvents(error).map((event) => ({ ...event, step }) as ToolLoopEvent);
+        },
+      ),
       names,
     ),
     headers: live ? {} : { "x-replay-recording": SCRIPTED_MODEL },
@@ -168,4 +183,24 @@ export function cancelling<T>(stream: ReadableStream<T>, controller: AbortContro
     },
     { highWaterMark: 0 },
   );
+}
+
+/**
+ * `events` with the `error` of a step whose request the provider refused (`refusal()`, an
+ * {@link HttpError} of open-upstream.ts) in the Worker's words for that refusal, as the first
+ * step's would be answered: what it is, what to do, the wait a limit names. The code stays the
+ * failed call's `stream-failed`, which the encoders end the answer at.
+ */
+function worded(
+  events: ReadableStream<ToolLoopEvent>,
+  refusal: () => { step: number; error: HttpError } | undefined,
+): ReadableStream<ToolLoopEvent> {
+  return mapChunks(events, (event) => {
+    const refused = refusal();
+    if (event.type !== "error" || event.error.code !== "stream-failed" || refused?.step !== event.step) return event;
+    const { message, code, headers } = refused.error;
+    const wait = headers["retry-after"] === undefined ? "" : `, retry after ${headers["retry-after"]} s`;
+    const why = `The request of step ${event.step} failed before a response: ${message} (${code}${wait})`;
+    return { ...event, error: { code: "stream-failed", message: why } };
+  });
 }
