@@ -75,19 +75,19 @@ function walk(value: JsonValue, s: SchemaNode, path: Path, run: Run, hops: numbe
   if (--budget.steps < 0) return false;
   if (s.any || (hops > MAX_IN_PLACE && ++run.cuts)) return true;
   if (!s.shared) return check(value, s, path, run, hops, quiet);
-  // Reached by more than one way: checked once per value (1 valid, 0 not), reported once per place (2).
+  // Reached by more than one way: checked once per value, reported once per place (by path: an app's value may share an object).
   let memo = (run.memo ??= new Map()).get(s);
   if (!memo) run.memo.set(s, (memo = new Map()));
-  const at = typeof value === "object" && value !== null ? value : path;
   const known = memo.get(value);
-  if (known === 1 || (known !== undefined && (quiet || memo.get(at) === 2))) return known === 1;
+  if (known === true || (known !== undefined && (quiet || (known && samePlace(known[0], path))))) return known === true;
   const cuts = run.cuts;
   const ok = check(value, s, path, run, hops, quiet);
-  if (cuts === run.cuts && budget.steps >= 0) {
-    memo.set(value, +ok);
-    if (!ok && !quiet) memo.set(at, 2);
-  }
+  if (cuts === run.cuts && budget.steps >= 0) memo.set(value, ok || (!quiet && [path]));
   return ok;
+}
+
+function samePlace(a: Path, b: Path): boolean {
+  return a === b || (!!a && !!b && a.key === b.key && samePlace(a.up, b.up));
 }
 
 function check(value: JsonValue, s: SchemaNode, path: Path, run: Run, hops: number, quiet: boolean): boolean {

@@ -26,8 +26,8 @@ export interface Run {
   nesting: number;
   /** How many times a chain of in-place schemas was cut (`MAX_IN_PLACE`): a verdict reached past one is not kept. */
   cuts: number;
-  /** The verdicts of the schemas reached by more than one way, by value (and by place: reported there). */
-  memo?: Map<SchemaNode, Map<unknown, number>>;
+  /** The verdicts of the schemas reached by more than one way, by value: valid, or not (and where it was reported). */
+  memo?: Map<SchemaNode, Map<unknown, boolean | [at: Path]>>;
   /** Each object's keys, listed (and charged) once. */
   keys?: WeakMap<object, string[]>;
 }

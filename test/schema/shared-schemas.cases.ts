@@ -72,6 +72,21 @@ group("Schemas reached by many ways: checked once per value", (test) => {
     assert(bad < 40 * small, `${bad} steps for an invalid value`);
     assert(issues.length > 0 && issues[0]!.endsWith("must be integer, not string"), JSON.stringify(issues));
   });
+
+  test("a failure is reported once per place: each place a shared value is at, one place reached by two schemas once", () => {
+    const defs = { $defs: { x: { type: "object", required: ["n"] }, s: { type: "string", minLength: 3 } } };
+    // An app's value may hold one object in two places (JSON never does): each place has its issue.
+    const both = { ...defs, properties: { a: { $ref: "#/$defs/x" }, b: { $ref: "#/$defs/x" } } } as ToolSchema;
+    const shared = {};
+    assertEquals(checkToolArguments({ a: shared, b: shared }, both), ["$.a.n is required", "$.b.n is required"]);
+    // Two schemas going into one property, a string there: one place, one issue.
+    const into = {
+      ...defs,
+      properties: { a: { $ref: "#/$defs/s" } },
+      allOf: [{ properties: { a: { $ref: "#/$defs/s" } } }],
+    };
+    assertEquals(checkToolArguments({ a: "x" }, into as ToolSchema), ["$.a must have at least 3 characters"]);
+  });
 });
 
 /** Counts the reads of an array's items or an object's keys: the work done on it, seen from outside. */
