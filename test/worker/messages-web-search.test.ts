@@ -145,6 +145,17 @@ describe("/v1/messages with Anthropic's web search, to an OpenAI upstream", () =
         expect(message).toContain(`tools[1].${key}`);
         expect(message).toContain("openai-responses/");
       }
+    // Also when ANTHROPIC_SERVER_TOOLS does not list web_search: the tool was dropped, the model
+    // still searching the whole web.
+    const unlisted: Env = { ...ENV, ANTHROPIC_SERVER_TOOLS: "" };
+    const { body, error } = await ask(
+      CHAT_SEARCH,
+      [{ ...SEARCH, allowed_domains: ["ruby-lang.org"] }],
+      { type: "auto" },
+      unlisted,
+    );
+    expect([body, error]).toEqual([undefined, expect.objectContaining({ status: 400 })]);
+    expect((error as Error).message).toContain("tools[0].allowed_domains");
   });
 
   it("no search where the upstream cannot limit it as asked, has none, is not listed, or the client says none", async () => {

@@ -227,11 +227,9 @@ export function messagesWebSearchOf(
   if (!ANTHROPIC_SEARCH.test(String(own(tool, "type")))) return undefined;
   const chat = isChatSearchModel(provider, model);
   if (!chat && provider !== "openai-responses") return undefined;
+  checkMessagesSearchLimits(tool, path, provider, model);
   const allowed = domainsAt(tool, "allowed_domains", path);
-  const blocked = domainsAt(tool, "blocked_domains", path).length > 0;
-  if (chat && allowed.length > 0) throw unlimited(`${path}.allowed_domains`, "limits the search to some domains");
-  if (chat && blocked) throw unlimited(`${path}.blocked_domains`, "keeps the search off some domains");
-  if (blocked) return undefined;
+  if (domainsAt(tool, "blocked_domains", path).length > 0) return undefined;
   const name = stringAt(own(tool, "name"), `${path}.name`);
   const location = own(tool, "user_location");
   const at = `${path}.user_location`;
@@ -243,6 +241,29 @@ export function messagesWebSearchOf(
   if (user) search["user_location"] = { type: "approximate", ...(user["approximate"] as JsonObject) };
   if (allowed.length > 0) search["filters"] = { allowed_domains: allowed };
   return { name, responses: search };
+}
+
+/**
+ * A 400 for a Messages web search tool (at `path`) limited to or off some domains, to an OpenAI
+ * Chat search model: it searches the whole web on every request, whether the tool is mapped, is
+ * dropped (`ANTHROPIC_SERVER_TOOLS` without `web_search`) or comes after the first search tool.
+ *
+ * @example
+ * ```ts
+ * checkMessagesSearchLimits({ type: "web_search_20250305", name: "web_search", blocked_domains: ["a.org"] }, "tools[0]", "openai", "gpt-4o-search-preview"); // throws at tools[0].blocked_domains
+ * ```
+ */
+export function checkMessagesSearchLimits(
+  tool: Record<string, unknown>,
+  path: string,
+  provider: string,
+  model: string,
+): void {
+  if (!ANTHROPIC_SEARCH.test(String(own(tool, "type"))) || !isChatSearchModel(provider, model)) return;
+  if (domainsAt(tool, "allowed_domains", path).length > 0)
+    throw unlimited(`${path}.allowed_domains`, "limits the search to some domains");
+  if (domainsAt(tool, "blocked_domains", path).length > 0)
+    throw unlimited(`${path}.blocked_domains`, "keeps the search off some domains");
 }
 
 /** Marks the parsed request's web search ({@link messagesWebSearchOf}) for the upstream it was mapped for. */

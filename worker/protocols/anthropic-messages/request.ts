@@ -94,8 +94,8 @@ export function parseMessagesRequest(
   arrayAt(own(fields, "messages"), "messages").forEach((message, i) =>
     messages.push(...toWire(message, `messages[${i}]`, provider, calls, withdrawn, forwarded.size > 0)),
   );
-  // Web search, when listed, to an OpenAI upstream's own (../web-search.ts).
-  const searchTo = provider !== "anthropic" && serverTools.has("web_search") ? { provider, model } : undefined;
+  // Web search, when listed, to an OpenAI upstream's own; its limits checked listed or not (../web-search.ts).
+  const searchTo = provider !== "anthropic" ? { provider, model, listed: serverTools.has("web_search") } : undefined;
   const { tools, toolChoice, server, webSearch, oneCall } = messagesTools(fields, forwarded, searchTo);
   const container = own(fields, "container");
   const { request } = clientRequest(

@@ -18,7 +18,7 @@ import type { JsonObject, StreamRequest } from "../../request/stream-request.ts"
 import { upstreamProviders } from "../../upstream/providers/index.ts";
 import { arrayAt, chosenToolAt, objectAt, type WireTool } from "../client-request.ts";
 import { toolNameIn } from "../tool-names.ts";
-import { type MappedSearch, messagesWebSearchOf, searchTool } from "../web-search.ts";
+import { checkMessagesSearchLimits, type MappedSearch, messagesWebSearchOf, searchTool } from "../web-search.ts";
 
 /** The tool names Anthropic takes, which a Messages client may send. */
 const NAMES = upstreamProviders.anthropic.toolNames;
@@ -39,13 +39,13 @@ export interface MessagesTools {
 
 /**
  * Reads `tools` and `tool_choice`; `forwarded` holds the server tool kinds that go to the
- * upstream (empty unless it is Anthropic and `ANTHROPIC_SERVER_TOOLS` lists them); `searchTo`, the
- * upstream a web search may be mapped to (when the provider is not Anthropic and the list has `web_search`).
+ * upstream (empty unless it is Anthropic and `ANTHROPIC_SERVER_TOOLS` lists them); `searchTo`, an
+ * upstream other than Anthropic, a web search mapped to it when `listed` (the list has `web_search`).
  */
 export function messagesTools(
   fields: Record<string, unknown>,
   forwarded: ReadonlySet<string>,
-  searchTo?: { provider: string; model: string },
+  searchTo?: { provider: string; model: string; listed: boolean },
 ): MessagesTools {
   const given = own(fields, "tools") ?? undefined;
   const server: JsonObject[] = [];
@@ -62,8 +62,12 @@ export function messagesTools(
           const name = own(fields, "name");
           if (typeof name === "string") named.set(name, String(type));
           if (forwarded.has(String(type).replace(/_\d{8}$/, ""))) server.push(fields as JsonObject);
-          else if (searchTo && !search)
-            search = messagesWebSearchOf(fields, `tools[${i}]`, searchTo.provider, searchTo.model);
+          else if (searchTo) {
+            // Every search tool's limit, listed or not: a Chat search model searches regardless.
+            checkMessagesSearchLimits(fields, `tools[${i}]`, searchTo.provider, searchTo.model);
+            if (searchTo.listed && !search)
+              search = messagesWebSearchOf(fields, `tools[${i}]`, searchTo.provider, searchTo.model);
+          }
           return [];
         });
   const choice = own(fields, "tool_choice");
