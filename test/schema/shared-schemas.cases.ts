@@ -38,7 +38,7 @@ group("Schemas reached by many ways: checked once per value", (test) => {
   test("allOf and anyOf diamonds: steps grow with the levels, not 2^levels; {} fits a call's budget", () => {
     for (const how of ["allOf", "anyOf"] as const) {
       const leaf = { type: "object", required: ["b"] };
-      for (const value of [{ b: 1 }, {}, "x"]) {
+      for (const value of [{ b: 1 }, {}, "x"] as Parameters<typeof checkToolArguments>[0][]) {
         const [small] = check(value, diamond(12, how, leaf));
         const [large] = check(value, diamond(24, how, leaf));
         assert(large < 3 * small, `${how} on ${JSON.stringify(value)}: ${small} steps at 12 levels, ${large} at 24`);
