@@ -53,8 +53,8 @@ export function settleFlags(graph: Kids): void {
     for (const parent of below.get(node) ?? [])
       if (!left.set(parent, left.get(parent)! - 1).get(parent)) ended.push(parent);
   for (const [node, count] of left) if (count) node.exact = false;
-  for (const flag of ["exact", "decided"] as const) {
-    // A flag that is false makes it false in every schema that holds it.
+  // A flag that is false makes it false in every schema that holds it; a schema not exact is not decided.
+  const spread = (flag: "exact" | "decided"): void => {
     const queue = nodes.filter((node) => !node[flag]);
     for (const node of queue)
       for (const parent of up.get(node) ?? [])
@@ -62,6 +62,8 @@ export function settleFlags(graph: Kids): void {
           parent[flag] = false;
           queue.push(parent);
         }
-    for (const node of nodes) node.decided &&= node.exact;
-  }
+  };
+  spread("exact");
+  for (const node of nodes) node.decided &&= node.exact;
+  spread("decided");
 }
