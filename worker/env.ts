@@ -275,8 +275,8 @@ function modelAliases(value: string | undefined): ModelAlias[] {
 
 /** A `*_SERVER_TOOLS` list, each kind one of {@link SERVER_TOOL_KINDS}. */
 function serverToolKinds(env: Env, name: keyof typeof SERVER_TOOL_KINDS, runner: string): Set<string> {
-  const known = commaList(SERVER_TOOL_KINDS[name]);
-  for (const kind of commaList(env[name])) {
+  const [known, kinds] = [commaList(SERVER_TOOL_KINDS[name]), commaList(env[name])];
+  for (const kind of kinds) {
     const undated = kind.replace(/_\d{8}$/, "");
     if (known.includes(kind)) continue;
     const why = known.includes(undated)
@@ -284,7 +284,7 @@ function serverToolKinds(env: Env, name: keyof typeof SERVER_TOOL_KINDS, runner:
       : `no server tool ${runner} runs that this Worker forwards: one of ${known.join(", ")}.`;
     throw new SettingsError(name, `has ${JSON.stringify(kind.slice(0, 200))}, ${why}`);
   }
-  return new Set(commaList(env[name]));
+  return new Set(kinds);
 }
 
 /** The variables that hold a number (typed `string | number`: wrangler.toml may give either). */

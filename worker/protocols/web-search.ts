@@ -118,10 +118,7 @@ export function chatWebSearchOf(value: unknown, provider: string, listed: Readon
  */
 export function checkChatSearchLimits(tool: Record<string, unknown>, path: string): void {
   if (own(tool, "external_web_access") === false)
-    throw invalidField(
-      `${path}.external_web_access`,
-      "`external_web_access: false` asks for no live web search, but an OpenAI Chat search model searches the live web on every request: use an OpenAI Responses model (openai-responses/...), or allow live access.",
-    );
+    throw unlimited(`${path}.external_web_access`, "asks for no live web search");
   const filters = own(tool, "filters");
   const domains = isObject(filters) ? own(filters, "allowed_domains") : undefined;
   if (Array.isArray(domains) && domains.length > 0)
