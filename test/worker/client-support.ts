@@ -1,7 +1,7 @@
 // Helpers of the client-protocol tests: the real clients (openai-node, @anthropic-ai/sdk, the AI SDK, @ag-ui/client)
 // talk to the Worker's fetch handler through their `fetch` option (no network, no sockets), and
 // what `POST /v1/stream` gives for the same request is the reference.
-import type Anthropic from "@anthropic-ai/sdk";
+import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import OpenAI7 from "openai-v7";
 import { expect } from "vitest";
@@ -60,6 +60,11 @@ export const OPENAI_ANTHROPIC_ENV: Env = testEnv({
 /** openai-node as a client of the Worker (token `t`, no retries), its upstream `upstream`. */
 export function openAIClient(upstream: FakeUpstream, env: Env = OPENAI_ANTHROPIC_ENV): OpenAI {
   return new OpenAI(clientOptions(upstream, env));
+}
+
+/** @anthropic-ai/sdk as a client of the Worker (token `t`, no retries), its upstream `upstream`. */
+export function anthropicClient(upstream: FakeUpstream, env: Env = OPENAI_ANTHROPIC_ENV): Anthropic {
+  return new Anthropic({ ...clientOptions(upstream, env), baseURL: "http://localhost:8787" });
 }
 
 /** {@link openAIClient} with openai-node 7 (npm alias `openai-v7`), for its newer types. */

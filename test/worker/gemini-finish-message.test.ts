@@ -6,9 +6,8 @@
 // error's (MALFORMED_FUNCTION_CALL: "Malformed function call: " and the model's code) is the
 // library's provider error's `data`, which the Worker never sends (worker/services/without-provider-data.ts):
 // the client reads the library's sentence, on every endpoint.
-import Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
-import { openAIClient, post, workerFetch } from "./client-support.ts";
+import { anthropicClient, openAIClient, post } from "./client-support.ts";
 import { FakeUpstream, readSSE, testEnv, worker } from "./support.ts";
 
 const env = testEnv({ CLIENT_TOKEN: "t", GEMINI_API_KEY: "k" });
@@ -31,13 +30,7 @@ const MODEL = "gemini/gemini-x";
 
 describe("Gemini's finishMessage through the Worker", () => {
   it("a filter's: Messages stop_details.explanation, streamed and whole, as @anthropic-ai/sdk reads it", async () => {
-    const sdk = (upstream: FakeUpstream) =>
-      new Anthropic({
-        baseURL: "http://localhost:8787",
-        apiKey: "t",
-        fetch: workerFetch({ env, upstream }),
-        maxRetries: 0,
-      });
+    const sdk = (upstream: FakeUpstream) => anthropicClient(upstream, env);
     const request = { model: MODEL, max_tokens: 64, messages: [{ role: "user" as const, content: "hi" }] };
     const details = { type: "refusal", category: null, explanation: EXPLANATION };
     const streamed = await sdk(blocked()).messages.stream(request).finalMessage();
