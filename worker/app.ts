@@ -1,7 +1,7 @@
 import type { Env } from "./env.ts";
 import { asHttpError, errorResponse, HttpError } from "./response/json-error.ts";
 import { corsOrigins, listedCorsHeaders } from "./http/cors.ts";
-import { healthzRoute } from "./http/healthz.ts";
+import { healthzRoute } from "./page/healthz.ts";
 import { pageRoute } from "./page/route.ts";
 import { resumeRoute } from "./protocols/tool-call-events/resume-route.ts";
 import { runRoute } from "./protocols/tool-call-events/run-route.ts";
@@ -63,7 +63,7 @@ export function createFetchHandler(runtime: Runtime): (request: Request, env: En
         if (stored) return stored;
       }
       if (pathname === "/v1/models") return await modelsRoute(request, env);
-      if (pathname === "/healthz") return healthzRoute(request);
+      if (pathname === "/healthz") return await healthzRoute(request, env);
       return pageRoute(request, ROUTES);
     } catch (error) {
       // The routes without CORS checks of their own (the page, the health check, an unknown path)

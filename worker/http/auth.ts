@@ -55,6 +55,25 @@ function authContext(env: Env): AuthContext {
   return { clientToken: nonEmpty(env.CLIENT_TOKEN), open };
 }
 
+/**
+ * Whether {@link authenticate} lets `request` in under `env`, without a 401: what a route that
+ * answers strangers too (`/healthz`) may tell only a client let in.
+ *
+ * @example
+ * ```ts
+ * if (await isLetIn(request, env)) body.setting = fault.setting;
+ * ```
+ */
+export async function isLetIn(request: Request, env: Env): Promise<boolean> {
+  try {
+    await authenticate(request, authContext(env));
+    return true;
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 401) return false;
+    throw error;
+  }
+}
+
 /** Resolves when the request may proceed; rejects with 401 `unauthorized` otherwise. */
 export async function authenticate(request: Request, context: AuthContext): Promise<void> {
   if (context.clientToken === undefined) {
