@@ -35,7 +35,7 @@ export interface CheckArgumentsOptions {
   path?: string | undefined;
   /** Check `format` (date-time, date, time, email, uri, uuid, ipv4, ipv6) rather than read it as an annotation. @defaultValue false */
   assertFormats?: boolean | undefined;
-  /** The call's work budget (shared with its early check); by default, the most a call may have. */
+  /** The call's work budget (granted whole again after its early check); by default, the most a call may have. */
   budget?: CheckBudget | undefined;
 }
 

@@ -2,10 +2,14 @@ import type { JsonValue } from "../shared/json.ts";
 import type { StepBudget } from "./pattern/pattern-vm.ts";
 
 /**
- * The work budget of a call's schema checks: one per call, shared by the early check, the final
- * check and everything they call (`propertyNames`, `enum`, `uniqueItems`, the regex engine), sized
- * from the call's arguments, and counted down by real work. A response's calls draw their final
- * checks from one pool ({@link ResponseBudgets}), so that no response holds its thread for long.
+ * The work budget of a call's schema checks: one per call, sized from the call's arguments, and
+ * counted down by real work (everything the checks call included: `propertyNames`, `enum`,
+ * `uniqueItems`, the regex engine). The early check spends it as the arguments stream; the final
+ * check is granted it whole again ({@link CheckBudget.renew}), so that its verdict never depends on
+ * what the early check spent (shared, a valid value both checks fit alone was refused as
+ * unchecked), and a call's checks take at most twice {@link MAX_CALL_CHECK_STEPS} together. A
+ * response's calls draw their final checks from one pool ({@link ResponseBudgets}), so that no
+ * response holds its thread for long.
  *
  * @module
  */
@@ -14,7 +18,7 @@ import type { StepBudget } from "./pattern/pattern-vm.ts";
 export const CHECK_STEPS_BASE = 20_000;
 /** The steps each character of a call's arguments adds to its budget. */
 export const CHECK_STEPS_PER_CHARACTER = 50;
-/** The most steps one call's checks take (early and final together), however long its arguments. */
+/** The most steps one of a call's checks takes (the early one, or the final one), however long its arguments. */
 export const MAX_CALL_CHECK_STEPS = 2_000_000;
 /** The most steps the final checks of one response's calls take together (early checks aside, which run as the arguments stream, a fragment at a time). */
 export const MAX_RESPONSE_CHECK_STEPS = 8_000_000;
@@ -50,9 +54,9 @@ export const MAX_RESPONSE_BUILD_STEPS = 500_000;
  */
 export class CheckBudget {
   /** The steps left; below 0, exhausted. */
-  steps: number;
+  declare steps: number;
   /** The steps granted so far. */
-  granted: number;
+  declare granted: number;
   /** Canonical forms of the values checked (arrays and objects), each built once per call. */
   readonly canonical: WeakMap<object, string> = new WeakMap();
   /** The response's pool for work done once per request's schema ({@link MAX_RESPONSE_BUILD_STEPS}), if the budget is a response's call's. */
@@ -67,8 +71,7 @@ export class CheckBudget {
   constructor(characters = 0, cap: number = MAX_CALL_CHECK_STEPS, base: number = CHECK_STEPS_BASE) {
     this.#cap = cap;
     this.#base = base;
-    this.steps = this.granted = Math.min(cap, base);
-    this.allow(characters);
+    this.renew(characters);
   }
 
   /**
@@ -81,6 +84,16 @@ export class CheckBudget {
     if (total <= this.granted) return;
     this.steps += total - this.granted;
     this.granted = total;
+  }
+
+  /**
+   * The call's next check begins (the final one, after the early one): the budget for arguments
+   * `characters` long is granted whole again, whatever the previous check spent (it may have run
+   * out), so that each check has a budget of its own.
+   */
+  renew(characters: number): void {
+    this.steps = this.granted = 0;
+    this.allow(characters);
   }
 
   /** Whether the checks ran out of steps (then the value could not be checked). */
@@ -119,13 +132,13 @@ class ResponseBudgets {
   }
 
   /**
-   * Runs a call's final check (`check`), its arguments `characters` long, with what is left of
-   * the call's budget, at most what the response has left; then the final check's steps are
-   * taken from the response's pool, and the call's budget dropped.
+   * Runs a call's final check (`check`), its arguments `characters` long, with the call's budget
+   * granted whole again (whatever its early check spent), at most what the response has left;
+   * then the final check's steps are taken from the response's pool, and the call's budget dropped.
    */
   judge<T>(key: number, characters: number, check: (budget: CheckBudget) => T): T {
     const budget = this.of(key);
-    budget.allow(characters);
+    budget.renew(characters);
     if (budget.steps > this.#left) budget.steps = Math.max(0, this.#left);
     const before = budget.steps;
     try {

@@ -73,9 +73,10 @@ export type EarlyValidation = (
  * are calls that were already open when the accumulator was restored from a snapshot.
  *
  * Bounded: its work is charged to the call's budget (`CheckBudget`: 20,000 steps plus 50 per
- * character of the arguments so far, at most 2,000,000), which the final check shares. When it
- * runs out, the early check stops and reports nothing; the final check then makes the call an
- * `invalid-tool-call` of code `validation-budget-exceeded`.
+ * character of the arguments so far, at most 2,000,000), which the final check is then granted
+ * whole again (its verdict never depends on what the early check spent). When it runs out, the
+ * early check stops and reports nothing (it never aborts a call it could not judge); the final
+ * check still judges the call.
  *
  * @example
  * ```ts
@@ -106,7 +107,7 @@ export function earlySchemaValidator(
     >();
     const depth = options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth };
     let stopped = false;
-    // The call's budget, which the final check (told of this accumulator) shares.
+    // The call's budget, which the final check (told of this accumulator) is granted whole again.
     const budgets = responseBudgets(accumulator);
     return (event) => {
       // After the abort, the accumulator may still be completing calls in the same call stack.

@@ -28,8 +28,8 @@ import { allowedFailure, codePoints, numberFailure, stringFailure } from "./sche
  *
  * Its work is charged to the call's budget ({@link CheckBudget}): a step per condition made, per
  * schema applied to a key, per character a pattern reads or an `enum` comparison looks at. When
- * the budget runs out it stops checking and never reports a violation: the final check, which
- * shares the budget, then says the arguments could not be checked.
+ * the budget runs out it stops checking and never reports a violation: the final check, granted
+ * the call's budget whole again, still judges the arguments.
  *
  * @module
  */

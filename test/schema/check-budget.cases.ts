@@ -1,6 +1,6 @@
-// One work budget per call (issue 33): the early and the final check share it, it is sized from
-// the arguments, every unit of real work is charged to it, and what runs out is refused with its
-// own code, never a hang. Each case asserts a count of charged steps, of reads, or a refusal;
+// One work budget per call (issue 33): sized from the arguments, spent by the early check and
+// granted whole again to the final check, every unit of real work charged to it, and what runs
+// out is refused with its own code, never a hang. Each case asserts a count of charged steps, of reads, or a refusal;
 // none asserts a time.
 import {
   checkToolArguments,
@@ -28,8 +28,12 @@ import { bytes, chatChunk, collect, fromChunks, openAISSE } from "../support/str
 
 interface Outcome {
   events: ToolCallEvent[];
-  /** The budget of each call, as the final check got it (spent: early and final together). */
+  /** The budget of each call, as the final check left it (spent: by the final check). */
   budgets: CheckBudget[];
+  /** The steps each early check took. */
+  earlySteps: number[];
+  /** Whether each early check ran out of steps. */
+  earlyOut: boolean[];
   /** The steps each final check took. */
   finalSteps: number[];
 }
@@ -39,7 +43,9 @@ function run(schema: ToolSchema, calls: readonly (readonly string[])[], abortOnV
   const tools: ToolDefinition[] = [{ type: "function", function: { name: "t", parameters: schema } }];
   const inner = toolSchemaValidator(tools);
   const budgets: CheckBudget[] = [];
+  const earlySteps: number[] = [];
   const finalSteps: number[] = [];
+  const earlyOut: boolean[] = [];
   const events: ToolCallEvent[] = [];
   let pool = MAX_RESPONSE_CHECK_STEPS;
   const accumulator = new ToolCallAccumulator((event) => events.push(event), {
@@ -47,10 +53,11 @@ function run(schema: ToolSchema, calls: readonly (readonly string[])[], abortOnV
     validator: (name, value, call) => {
       const budget = responseBudgets(call!.response).of(budgetKey(call!.index, call!.choice));
       budgets.push(budget);
-      budget.allow(call!.length);
-      // What the final check starts with: the call's steps left, at most what the response has left.
-      const before = Math.min(budget.steps, Math.max(0, pool));
+      earlySteps.push(budget.spent);
+      earlyOut.push(budget.exhausted);
       const issues = inner(name, value, call);
+      // What the final check started with: the call's whole budget, at most what the response had left.
+      const before = Math.min(budget.granted, Math.max(0, pool));
       finalSteps.push(before - budget.steps);
       pool -= before - budget.steps;
       return issues;
@@ -66,7 +73,7 @@ function run(schema: ToolSchema, calls: readonly (readonly string[])[], abortOnV
       });
   accumulator.push({ type: "finish", rawReason: "tool_calls" });
   accumulator.end();
-  return { events, budgets, finalSteps };
+  return { events, budgets, earlySteps, earlyOut, finalSteps };
 }
 
 const chars = (text: string): string[] => [...text];
@@ -114,6 +121,40 @@ group("One work budget per call, charged by real work (issue 33)", (test) => {
     assert(budget.exhausted, "below 0: exhausted");
   });
 
+  test("the early and the final check each have the call's budget: a valid value each fits alone is checked", () => {
+    // The pattern reads 27 steps a character: some 1,080,000 steps a check on 40,000 characters,
+    // 2,160,000 for both, past a call's 2,000,000 when they shared it ("could not be checked").
+    const schema: ToolSchema = {
+      type: "object",
+      properties: { s: { type: "string", pattern: "^(a|b|c|d|e|f|g|h)*$" } },
+    };
+    const text = JSON.stringify({ s: "a".repeat(40_000) });
+    const { events, earlySteps, earlyOut, finalSteps } = run(schema, [text.match(/.{1,100}/g)!]);
+    assertEquals(codeOf(events), undefined);
+    assertEquals(only(events, "tool-call").length, 1);
+    assert(!earlyOut[0], "the early check fit");
+    for (const steps of [earlySteps[0]!, finalSteps[0]!])
+      assert(
+        steps > 1_000_000 && steps <= MAX_CALL_CHECK_STEPS,
+        `each check read the string: ${earlySteps}, ${finalSteps}`,
+      );
+    const bad = run(schema, [`${text.slice(0, -2)}z"}`.match(/.{1,100}/g)!]);
+    assertEquals(only(bad.events, "tool-call-violation").length, 1, "an invalid one is still flagged early");
+    assertEquals(codeOf(bad.events), "schema-mismatch");
+    // The early check runs out (it tests each key against the names of 60 branches, the final check
+    // stops at the first branch, which matches): the final check still judges the call, on a budget
+    // of its own.
+    const wide: ToolSchema = {
+      type: "object",
+      anyOf: Array.from({ length: 60 }, () => ({ propertyNames: { pattern: "^[a-z0-9_]*$" } })),
+    };
+    const keys = JSON.stringify(Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`key_${i}`, 1])));
+    const outcome = run(wide, [keys.match(/.{1,100}/g)!]);
+    assert(outcome.earlyOut[0], "the early check ran out");
+    assertEquals(codeOf(outcome.events), undefined);
+    assertEquals(only(outcome.events, "tool-call").length, 1);
+  });
+
   test("early propertyNames under anyOf of 63 branches: one budget for every key and branch, then a refusal, never a hang", () => {
     const schema: ToolSchema = {
       type: "object",
@@ -142,13 +183,17 @@ group("One work budget per call, charged by real work (issue 33)", (test) => {
       assert(budgets[0]!.granted <= CHECK_STEPS_BASE + length * CHECK_STEPS_PER_CHARACTER, "sized by the arguments");
       assertEquals(events.at(-1)?.type, "finish");
     }
-    // Smaller: the budget runs out as a value begins, and grows again with the next fragments.
+    // Smaller: each check fits the call's budget alone (some 19,000 steps of 22,950), not both: the
+    // early check's violation is the final check's verdict too, no longer "could not be checked".
     const small: ToolSchema = {
       type: "object",
       anyOf: Array.from({ length: 16 }, () => ({ propertyNames: wideDefs(300, { pattern: "^z" }).n0! })),
     };
     const five = JSON.stringify({ city: "Tokyo", unit: "c", days: 3, lang: "ja", mode: "x" });
-    assertEquals(codeOf(run(small, [five.match(/.{1,8}/g)!]).events), "validation-budget-exceeded");
+    const smaller = run(small, [five.match(/.{1,8}/g)!]);
+    assertEquals(only(smaller.events, "tool-call-violation").length, 1);
+    assertEquals(codeOf(smaller.events), "schema-mismatch");
+    assert(smaller.earlySteps[0]! + smaller.finalSteps[0]! > smaller.budgets[0]!.granted, "more than one budget");
   });
 
   test("a 30,000-value enum: a valid call takes tens of steps per value, early and final (a set, and a sorted list by binary search)", () => {
