@@ -11,7 +11,7 @@
  * @module
  */
 import { type HttpError, invalidField } from "../response/json-error.ts";
-import { isObject, own } from "../request/json-fields.ts";
+import { own } from "../request/json-fields.ts";
 import { isChatSearchModel } from "../request/search-models.ts";
 import type { JsonObject, StreamRequest } from "../request/stream-request.ts";
 import { arrayAt, objectAt, stringAt, type WireTool } from "./client-request.ts";
@@ -119,10 +119,25 @@ export function chatWebSearchOf(value: unknown, provider: string, listed: Readon
 export function checkChatSearchLimits(tool: Record<string, unknown>, path: string): void {
   if (own(tool, "external_web_access") === false)
     throw unlimited(`${path}.external_web_access`, "asks for no live web search");
-  const filters = own(tool, "filters");
-  const domains = isObject(filters) ? own(filters, "allowed_domains") : undefined;
-  if (Array.isArray(domains) && domains.length > 0)
+  if (searchFiltersAt(tool, path).length > 0)
     throw unlimited(`${path}.filters.allowed_domains`, "limits the search to some domains");
+}
+
+/**
+ * The `filters.allowed_domains` of a Responses web search tool (at `path`), empty when absent; a
+ * 400 naming the field when `filters` is no object or the list is not one of strings (openai 6's
+ * `WebSearchTool.Filters`), whatever the upstream: read as no limit, a Chat search model would
+ * search the whole web, and a tool dropped or sent on would go unchecked.
+ *
+ * @example
+ * ```ts
+ * searchFiltersAt({ type: "web_search", filters: { allowed_domains: ["ruby-lang.org"] } }, "tools[0]"); // ["ruby-lang.org"]
+ * ```
+ */
+export function searchFiltersAt(tool: Record<string, unknown>, path: string): string[] {
+  const filters = own(tool, "filters");
+  if (filters === undefined || filters === null) return [];
+  return domainsAt(objectAt(filters, `${path}.filters`), "allowed_domains", `${path}.filters`);
 }
 
 /** The 400 at `field`, a limit of the search (`asks`: what it asks for) that an OpenAI Chat search model cannot keep. */
@@ -244,6 +259,8 @@ export function messagesWebSearchOf(
  * A 400 for a Messages web search tool (at `path`) limited to or off some domains, to an OpenAI
  * Chat search model: it searches the whole web on every request, whether the tool is mapped, is
  * dropped (`ANTHROPIC_SERVER_TOOLS` without `web_search`) or comes after the first search tool.
+ * To any upstream (Anthropic's, which is sent the tool as given, too), a 400 naming a domain list
+ * that is not one of strings (@anthropic-ai/sdk's `WebSearchTool20250305`).
  *
  * @example
  * ```ts
@@ -256,11 +273,11 @@ export function checkMessagesSearchLimits(
   provider: string,
   model: string,
 ): void {
-  if (!ANTHROPIC_SEARCH.test(String(own(tool, "type"))) || !isChatSearchModel(provider, model)) return;
-  if (domainsAt(tool, "allowed_domains", path).length > 0)
-    throw unlimited(`${path}.allowed_domains`, "limits the search to some domains");
-  if (domainsAt(tool, "blocked_domains", path).length > 0)
-    throw unlimited(`${path}.blocked_domains`, "keeps the search off some domains");
+  if (!ANTHROPIC_SEARCH.test(String(own(tool, "type")))) return;
+  const [allowed, blocked] = [domainsAt(tool, "allowed_domains", path), domainsAt(tool, "blocked_domains", path)];
+  if (!isChatSearchModel(provider, model)) return;
+  if (allowed.length > 0) throw unlimited(`${path}.allowed_domains`, "limits the search to some domains");
+  if (blocked.length > 0) throw unlimited(`${path}.blocked_domains`, "keeps the search off some domains");
 }
 
 /** Marks the parsed request's web search ({@link messagesWebSearchOf}) for the upstream it was mapped for. */

@@ -61,10 +61,11 @@ export function messagesTools(
           if (type === undefined || type === null || type === "custom") return [clientTool(fields, i)];
           const name = own(fields, "name");
           if (typeof name === "string") named.set(name, String(type));
+          // Every search tool's domain lists, forwarded, mapped or dropped; its limits when a Chat
+          // search model, which searches regardless, is the upstream.
+          checkMessagesSearchLimits(fields, `tools[${i}]`, searchTo?.provider ?? "anthropic", searchTo?.model ?? "");
           if (forwarded.has(String(type).replace(/_\d{8}$/, ""))) server.push(fields as JsonObject);
           else if (searchTo) {
-            // Every search tool's limit, listed or not: a Chat search model searches regardless.
-            checkMessagesSearchLimits(fields, `tools[${i}]`, searchTo.provider, searchTo.model);
             if (searchTo.listed && !search)
               search = messagesWebSearchOf(fields, `tools[${i}]`, searchTo.provider, searchTo.model);
           }

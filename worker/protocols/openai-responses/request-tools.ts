@@ -22,6 +22,7 @@ import {
   checkChatSearchLimits,
   responsesWebSearchAt,
   responsesWebSearchToolOf,
+  searchFiltersAt,
   WEB_SEARCH_TOOLS,
 } from "../web-search.ts";
 import { droppedHosted, type HostedGate, unlistedChoice } from "../openai-server-tools.ts";
@@ -78,6 +79,7 @@ export function toolsOf(
     const kept = dropped ? new Map<string, Record<string, unknown>>() : builtIns;
     const keep = (tool: WireTool | null): WireTool[] => (tool && !dropped ? [tool] : []);
     // A programmatic tool calling, server search or web search tool is dropped (null) for a provider without it.
+    if (WEB_SEARCH_TOOLS.has(String(type))) searchFiltersAt(fields, at); // malformed: a 400 to any upstream
     const search = responsesWebSearchToolOf(type, fields, kept, provider);
     if (search !== undefined) return keep(search);
     const calling = toolCallingToolOf(type, fields, at, kept, provider);
