@@ -9,7 +9,7 @@
 //   - `streamToolCalls` imported from a provider's subpath (the whole one-call API for that
 //     provider) exceeds its budget (issue 36), or
 //   - the JSON Schema plug-in (`jsonSchema` from `tool-call-stream/schema`, the final and the
-//     early check) exceeds 14.3 KiB + 32 B.
+//     early check) exceeds 14.3 KiB + 96 B.
 // Needs `npm run build` first (it measures dist/, which is what the package ships).
 // With `--package <dir>`, it measures the package as installed in the project <dir> (what
 // scripts/check-tarball.mjs does with the packed tarball), resolved as a consumer's bundler does.
@@ -197,7 +197,10 @@ export const BUDGET = {
   // Then by 40 B: the Bedrock stage brings the Anthropic decoder, which counts a compaction's tokens
   // (see `anthropicChain`): 3,276 -> 3,331 B.
   extraProvider: 3.125 * KiB + 96 + 40 + 232, // + 232: OpenAI Responses' delta events read faster (see `responsesChain`)
-  schemaPlugin: 14.3 * KiB + 32,
+  // + 64 (schema-refs, 2026-12-05): the draft the root's `$schema` declares is read (3 to 7, 2019-09
+  // or 2020-12, not only "7 or older"), so a boolean exclusiveMinimum/Maximum is draft 4's bound only
+  // where no later draft is declared (under 2020-12 it made a valid 0 fail): 14,666 -> 14,732 B.
+  schemaPlugin: 14.3 * KiB + 96,
   // `for await` over streamToolCalls reads the chain's events without a stream read each (issue
   // 37, `EventChannel`): about 630 B in each provider's (Bedrock 16,037 -> 16,665 B). Then the
   // non-SSE providers' without the SSE framing (Bedrock 16,665 -> 15,102 B): 15.75 KiB. Then

@@ -95,6 +95,7 @@ import "./schema/keyword-work.cases.ts";
 import "./schema/shared-schemas.cases.ts";
 import "./schema/check-nesting.cases.ts";
 import "./schema/schema-expansion.cases.ts";
+import "./schema/schema-dialects.cases.ts";
 import "./schema/schema-agreement.cases.ts";
 import "./schema/json-schema-suite.cases.ts";
 // Accumulate: deltas to events.

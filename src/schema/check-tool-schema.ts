@@ -3,7 +3,7 @@ import { boundIssue, MAX_ISSUES, thousands } from "./bounded-issues.ts";
 import { MAX_IN_PLACE } from "./check-arguments.ts";
 import { compileLimit, compileSchema } from "./compiled-schema.ts";
 import { appliesTooDeepInPlace } from "./in-place-depth.ts";
-import { legacyDialect, pointerTarget, pointerTokens, resource } from "./schema-reading.ts";
+import { dialectOf, pointerTarget, pointerTokens, resource } from "./schema-reading.ts";
 import { linearPattern } from "./pattern/linear-pattern.ts";
 import { PatternBudget } from "./pattern-budget.ts";
 import {
@@ -56,7 +56,6 @@ const LIST = ["allOf", "anyOf", "oneOf", "prefixItems"];
 const MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
 /** The names `type` may give. */
 const TYPES = ["object", "array", "string", "number", "integer", "boolean", "null"];
-/** Keywords whose value is a number. */
 const NUMBERS = ["minimum", "maximum"];
 /** Keywords whose value is a count (a non-negative integer). */
 const COUNTS = [
@@ -105,7 +104,7 @@ export function checkToolSchema(
 ): ToolSchemaIssue[] {
   const patterns = options.patterns ?? new PatternBudget();
   const state = { issues: [] as ToolSchemaIssue[], more: 0, nodes: 0 };
-  const legacy = legacyDialect(schema);
+  const dialect = dialectOf(schema);
   // The schemas walked (per resource their `$ref`s resolve against, as the compilation keeps
   // them), and those `$ref`s point to with their paths and resources: one reached only through a
   // `$ref` (under a keyword JSON Schema does not have, in an `enum` value) is checked too, once.
@@ -124,7 +123,7 @@ export function checkToolSchema(
     // Depth first: an object also shared at a shallow place is still skipped by the checks here.
     if (depth > MAX_SCHEMA_DEPTH) return report(at, `nests deeper than ${MAX_SCHEMA_DEPTH} schemas`);
     // An `$id` of its own makes it the resource its `$ref`s (and its schemas') resolve against.
-    const base: Base = resource(value, legacy) ? [value, at] : outer;
+    const base: Base = resource(value, dialect) ? [value, at] : outer;
     let bases = seen.get(value);
     if (!bases) seen.set(value, (bases = new Map()));
     const was = bases.get(base[0]);
@@ -162,7 +161,7 @@ export function checkToolSchema(
         if (!Array.isArray(dependencies[name]))
           kid(dependencies[name], `${field("dependencies")}${member(name)}`, "dependencies");
     if (!again) {
-      checkScalars(value, field, report, patterns);
+      checkScalars(value, field, report, patterns, dialect);
       if (isRecord(value["patternProperties"]))
         for (const key of Object.keys(value["patternProperties"])) {
           const problem = patternProblem(key, patterns);
@@ -184,7 +183,7 @@ export function checkToolSchema(
         let [to, i, reached] = [base[1], 0, base];
         const target = pointerTarget(base[0], ref, (at) => {
           to += segment(tokens[i++]!);
-          if (resource(at, legacy)) reached = [at, to];
+          if (resource(at, dialect)) reached = [at, to];
         });
         if (target === undefined)
           refuse(`points to nothing in ${base[0] === schema ? "the schema" : `the schema of its $id (${base[1]})`}`);
@@ -235,6 +234,7 @@ function checkScalars(
   field: (key: string) => string,
   report: (at: string, message: string) => void,
   patterns: PatternBudget,
+  dialect: number,
 ): void {
   const has = (key: string): boolean => Object.hasOwn(value, key);
   const type = value["type"];
@@ -247,10 +247,10 @@ function checkScalars(
   if (has("required") && !(Array.isArray(required) && required.every((name) => typeof name === "string")))
     report(field("required"), "must be an array of strings");
   for (const key of NUMBERS) if (has(key) && !Number.isFinite(value[key])) report(field(key), "must be a number");
-  // Draft 4 wrote exclusiveMinimum/Maximum as booleans beside minimum/maximum: still a number's bound, not an error.
+  // Draft 4's booleans beside minimum/maximum: a bound where no later draft (numbers only) is declared.
   for (const key of ["exclusiveMinimum", "exclusiveMaximum"])
-    if (has(key) && !Number.isFinite(value[key]) && typeof value[key] !== "boolean")
-      report(field(key), "must be a number");
+    if (has(key) && !Number.isFinite(value[key]) && (typeof value[key] !== "boolean" || dialect > 5))
+      report(field(key), `must be a number${dialect > 5 ? " ($schema says a draft after 4)" : ""}`);
   if (has("multipleOf") && !((value["multipleOf"] as number) > 0 && Number.isFinite(value["multipleOf"])))
     report(field("multipleOf"), "must be a number greater than 0");
   for (const key of COUNTS)

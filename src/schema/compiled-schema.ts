@@ -1,7 +1,7 @@
 import type { JsonValue } from "../shared/json.ts";
 import { isRecord } from "../shared/values.ts";
 import { allowedValues } from "./allowed-values.ts";
-import { count, finite, legacyDialect, own, pointerTarget, readDependencies, resource } from "./schema-reading.ts";
+import { count, dialectOf, finite, own, pointerTarget, readDependencies, resource } from "./schema-reading.ts";
 import { type Kids, settleFlags } from "./schema-flags.ts";
 import type { StepBudget } from "./pattern/pattern-vm.ts";
 import type { PatternBudget } from "./pattern-budget.ts";
@@ -88,8 +88,8 @@ interface Context {
   kids: Kids;
   /** The resource the `$ref`s of the schema being compiled resolve against: the root, or the nearest schema with an `$id`. */
   base: unknown;
-  /** Whether the root says draft 7 or older, where an `$id` beside a `$ref` does not make a resource. */
-  legacy: boolean;
+  /** The draft the root declares ({@link dialectOf}). */
+  dialect: number;
   count: number;
   /** The work of the compilation: a step per keyword, per item of a keyword's list, per character of a pointer or a pattern. */
   budget: StepBudget;
@@ -120,7 +120,7 @@ function compileRoot(schema: unknown, options: CompileOptions): SchemaNode {
     nodes: new Map(),
     kids: new Map(),
     base: schema,
-    legacy: legacyDialect(schema),
+    dialect: dialectOf(schema),
     count: 0,
     budget: { steps: MAX_COMPILE_STEPS },
     assertFormats: options.assertFormats === true,
@@ -151,7 +151,7 @@ function unread(): SchemaNode {
 
 /** The schemas compiled in the resource `schema`'s `$ref`s resolve against (a resource is its own). */
 function nodesOf(context: Context, schema: unknown): Map<unknown, SchemaNode> {
-  const base = resource(schema, context.legacy) ? schema : context.base;
+  const base = resource(schema, context.dialect) ? schema : context.base;
   return context.nodes.get(base) ?? context.nodes.set(base, new Map()).get(base)!;
 }
 
@@ -171,7 +171,7 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
   nodes.set(schema, node);
   // An `$id` of its own (draft 7's `#name` is an anchor) makes it the resource its `$ref`s resolve against.
   const outer = context.base;
-  if (resource(schema, context.legacy)) context.base = schema;
+  if (resource(schema, context.dialect)) context.base = schema;
   const kids: SchemaNode[] = [];
   const child = (value: unknown): SchemaNode => {
     const kid = compile(value, context, depth + 1);
@@ -201,8 +201,8 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
   }
   node.minimum = finite(own(schema, "minimum"));
   node.maximum = finite(own(schema, "maximum"));
-  // Draft 4's `exclusiveMinimum: true` makes `minimum` exclusive (2020-12 gives a boolean no meaning).
-  const bound = (value: unknown, inclusive?: number) => (value === true ? inclusive : finite(value));
+  // Draft 4's `exclusiveMinimum: true` makes `minimum` exclusive (draft 6 on give a boolean no meaning).
+  const bound = (v: unknown, inclusive?: number) => (v === true && context.dialect < 6 ? inclusive : finite(v));
   node.exclusiveMinimum = bound(own(schema, "exclusiveMinimum"), node.minimum);
   node.exclusiveMaximum = bound(own(schema, "exclusiveMaximum"), node.maximum);
   const multipleOf = finite(own(schema, "multipleOf"));
@@ -290,7 +290,7 @@ function resolve(ref: string, context: Context, depth: number): SchemaNode {
   // A pointer through a schema with an `$id` of its own reaches into that resource.
   const [nesting, base] = [context.nesting, context.base];
   const target = pointerTarget(base, ref, (at) => {
-    if (resource(at, context.legacy)) context.base = at;
+    if (resource(at, context.dialect)) context.base = at;
   }); // dangling: unread
   // Compiled where reached, on the stack: a chain of thousands of `$ref`s is bounded (and refused).
   if (!nodesOf(context, target).has(target) && (context.nesting += depth) > MAX_COMPILE_NESTING) throw TOO_DEEP;

@@ -50,20 +50,27 @@ export function readDependencies(
 /**
  * Whether a schema has an `$id` of its own, which makes it a resource: the `$ref`s in it resolve
  * against it (`#` is it, `#/$defs/a` its `$defs`). Draft 7's `$id: "#name"` is an anchor, not one;
- * in a `legacy` document (see {@link legacyDialect}) an `$id` beside a `$ref` is ignored, as that
- * draft ignores every sibling of a `$ref`.
+ * in a document of draft 4 to 7 (see {@link dialectOf}) an `$id` beside a `$ref` is ignored, as
+ * those drafts ignore every sibling of a `$ref`.
  */
-export function resource(schema: unknown, legacy: boolean): boolean {
+export function resource(schema: unknown, dialect: number): boolean {
   if (!isRecord(schema)) return false;
   const id = own(schema, "$id");
-  return typeof id === "string" && !id.startsWith("#") && !(legacy && own(schema, "$ref") !== undefined);
+  return typeof id === "string" && !id.startsWith("#") && !(legacy(dialect) && own(schema, "$ref") !== undefined);
 }
 
-/** Whether a schema's root says it is draft 7 or older (`$schema`), where a `$ref`'s siblings do not count. */
-export function legacyDialect(root: unknown): boolean {
-  const dialect = isRecord(root) && own(root, "$schema");
-  return typeof dialect === "string" && /json-schema\.org\/draft-0[3-7]\//.test(dialect);
+/**
+ * The draft a schema's root declares in `$schema`: 3 to 7 (`draft-07`), 2020 (2019-09 or 2020-12),
+ * or 0 for none (tool schemas rarely say: read as 2020-12, with draft 4's boolean bounds).
+ */
+export function dialectOf(root: unknown): number {
+  const said = isRecord(root) && own(root, "$schema");
+  const draft = typeof said === "string" && /json-schema\.org\/draft(?:-0([3-7])\/|\/20(?:19-09|20-12)\/)/.exec(said);
+  return draft ? Number(draft[1] ?? 2020) : 0;
 }
+
+/** Whether a dialect is draft 3 to 7, which ignore a `$ref`'s siblings. */
+export const legacy = (dialect: number): boolean => dialect % 2020 > 0;
 
 /** The value a local reference points to, or `undefined`; `passed` is given each value on the way, the target too. */
 export function pointerTarget(root: unknown, ref: string, passed?: (at: unknown) => void): unknown {

@@ -1,0 +1,49 @@
+// What a schema's root `$schema` changes: draft 4's boolean exclusiveMinimum/exclusiveMaximum are
+// read only where no later draft is declared (draft 6 made them numbers: a boolean is not a valid
+// schema there), and draft 4 to 7 ignore every sibling of a `$ref`.
+import type { JsonValue, ToolSchema } from "../../src/index.ts";
+import { checkToolArguments, checkToolSchema, IncrementalJsonParser } from "../../src/index.ts";
+import { SchemaWatcher } from "../../src/schema/schema-watcher.ts";
+import { assertEquals, group } from "../support/harness.ts";
+
+const DRAFT4 = "http://json-schema.org/draft-04/schema#";
+const DRAFT7 = "http://json-schema.org/draft-07/schema#";
+const DRAFT2020 = "https://json-schema.org/draft/2020-12/schema";
+
+const check = (value: unknown, schema: unknown): string[] =>
+  checkToolArguments(value as JsonValue, schema as ToolSchema);
+
+/** The early check's violation on `text` against `schema`, if any. */
+function early(schema: unknown, text: string): string | undefined {
+  const watcher = new SchemaWatcher(schema);
+  new IncrementalJsonParser({ listener: watcher }).feed(text);
+  return watcher.violation?.message;
+}
+
+group("Schema checks: the draft a schema's $schema declares", (test) => {
+  test("a boolean exclusiveMinimum/exclusiveMaximum is draft 4's only where no later draft is declared", () => {
+    // Before: read as draft 4's in every dialect, so a 2020-12 schema with `exclusiveMinimum: true`
+    // (not a valid schema there) was accepted by checkToolSchema and rejected 0.
+    const bounds = { type: "object", properties: { n: { minimum: 0, exclusiveMinimum: true } } };
+    for (const $schema of [undefined, DRAFT4, "http://json-schema.org/draft-03/schema#"]) {
+      const schema = { ...bounds, $schema };
+      assertEquals(checkToolSchema(schema), [], String($schema));
+      assertEquals(check({ n: 0 }, schema), ["$.n must be greater than 0"]);
+    }
+    for (const $schema of [DRAFT2020, "https://json-schema.org/draft/2019-09/schema", DRAFT7]) {
+      const schema = { ...bounds, $schema };
+      assertEquals(checkToolSchema(schema, "tools[0].parameters"), [
+        {
+          path: "tools[0].parameters.properties.n.exclusiveMinimum",
+          message: "must be a number ($schema says a draft after 4)",
+        },
+      ]);
+      // The checks ignore what a schema cannot hold: `minimum` alone, inclusive.
+      assertEquals(check({ n: 0 }, schema), [], $schema);
+      assertEquals(
+        early({ ...schema, properties: { n: { maximum: 9, exclusiveMaximum: true } } }, '{"n": 9}'),
+        undefined,
+      );
+    }
+  });
+});
