@@ -157,7 +157,7 @@ export const BUDGET = {
   // read without `JSON.parse` (`jsonLiteralText`): `for await` over Anthropic's one-call bodies 16 to
   // 20 % less CPU (10 KB: 1.39 -> 1.13 times the floor). 7,840 -> 8,128 B; Bedrock's, which reads
   // InvokeModel with the decoder, + 300 B (9,684); streamToolCalls for Anthropic + 303 B (10,672).
-  anthropicChain: 7.5 * KiB + 16 + 32 + 8 + 24 + 8 + 72 + 288 + 40 + 16 + 8, // + 8: fast readers' fragments of their own (see `chain`): 8,177 -> 8,186 B; + 16: a failed turn's finish and one choice's finish (see `chain`): 8,164 -> 8,177 B; + 8: a provider's error fails the finish (see `chain`): 7,753 -> 7,762 B; + 16: moderation results, + 8: `continuationToken` (see `chain`): 7,721 -> 7,729 B
+  anthropicChain: 7.5 * KiB + 16 + 32 + 8 + 24 + 8 + 72 + 288 + 40 + 16 + 8 + 24, // + 24 (fault-review, 2026-12-05): a payload of no event type holding an `error` (an HTTP 200 whose body is a JSON error, a gateway's `data: {"error": ...}`) is the provider's error (it was dropped: an abort alone, the provider's message lost): 8,186 -> 8,215 B; + 8: fast readers' fragments of their own (see `chain`): 8,177 -> 8,186 B; + 16: a failed turn's finish and one choice's finish (see `chain`): 8,164 -> 8,177 B; + 8: a provider's error fails the finish (see `chain`): 7,753 -> 7,762 B; + 16: moderation results, + 8: `continuationToken` (see `chain`): 7,721 -> 7,729 B
   // Raised from 8 KiB in issue 34: the tools OpenAI runs itself (web search, code interpreter,
   // image generation, file search) reported as provider-executed calls, a code interpreter's code
   // streamed as its input (in ResponsesBuiltInCalls, which the stage brings): 8,073 -> 8,232 B.
@@ -173,7 +173,7 @@ export const BUDGET = {
   // two-character escapes read without `JSON.parse` (`jsonLiteralText`), and an event in order
   // emitted without its payload object (`SequenceReorderer.next`): 8,833 -> 9,098 B; the stage on
   // OpenAI Chat's + 263 B (3,564), streamToolCalls for OpenAI Responses + 270 B (10,554).
-  responsesChain: 8.5 * KiB + 80 + 32 + 8 + 16 + 264 + 32 + 8 + 8, // + 8: fast readers' fragments of their own (see `chain`): 9,143 -> 9,152 B; + 8: a failed turn's finish and one choice's finish (see `chain`), not `approval`: 9,132 -> 9,143 B; + 16: a provider's error fails the finish (see `chain`): 8,818 -> 8,833 B; + 32: moderation results, + 8: `continuationToken` (see `chain`): 8,809 -> 8,817 B
+  responsesChain: 8.5 * KiB + 80 + 32 + 8 + 16 + 264 + 32 + 8 + 8 + 32, // + 32: a bare `error` payload is the provider's error (see `anthropicChain`, fault-review): 9,152 -> 9,181 B; + 8: fast readers' fragments of their own (see `chain`): 9,143 -> 9,152 B; + 8: a failed turn's finish and one choice's finish (see `chain`), not `approval`: 9,132 -> 9,143 B; + 16: a provider's error fails the finish (see `chain`): 8,818 -> 8,833 B; + 32: moderation results, + 8: `continuationToken` (see `chain`): 8,809 -> 8,817 B
   // Raised from 8.25 KiB in issue 34: Claude on Bedrock reads with the Anthropic decoder, which keeps
   // server tools' results and their calls' blocks for the next turn (8,367 -> 8,472 B). Then 8.875
   // KiB, still in issue 34: Converse's own server tools' results (Amazon Nova's system tools, a
@@ -181,7 +181,7 @@ export const BUDGET = {
   // saved in the InvokeModel chunks' base64 (streamToolCalls for Bedrock 10,155 -> 10,193 B).
   // Then 9 KiB, still in issue 34: that result's deltas bounded by maxArgumentsLength, as a call's
   // arguments are (a review found them unbounded): 9,024 -> 9,088 B.
-  bedrockChain: 9 * KiB + 16 + 32 + 32 + 16 + 72 + 300 + 40 + 8 + 16, // + 16: fast readers' fragments of their own (see `chain`): 9,730 -> 9,740 B; + 8: a failed turn's finish and one choice's finish (see `chain`): 9,718 -> 9,730 B; + 300: Anthropic's `input_json_delta` read faster (see `anthropicChain`); + 72: see `anthropicChain`; + 16: a provider's error fails the finish (see `chain`): 9,288 -> 9,303 B; + 16: moderation results (see `chain`); + 32, + 32: see `anthropicChain`
+  bedrockChain: 9 * KiB + 16 + 32 + 32 + 16 + 72 + 300 + 40 + 8 + 16 + 24, // + 24: a bare `error` payload is the provider's error, in the Anthropic decoder it reads InvokeModel with (see `anthropicChain`, fault-review): 9,740 -> 9,770 B; + 16: fast readers' fragments of their own (see `chain`): 9,730 -> 9,740 B; + 8: a failed turn's finish and one choice's finish (see `chain`): 9,718 -> 9,730 B; + 300: Anthropic's `input_json_delta` read faster (see `anthropicChain`); + 72: see `anthropicChain`; + 16: a provider's error fails the finish (see `chain`): 9,288 -> 9,303 B; + 16: moderation results (see `chain`); + 32, + 32: see `anthropicChain`
   // Gemini Interactions: its built-in tools' steps as provider-executed calls with their results
   // (gemini-interactions-server-steps.ts, issue 34): 7,087 -> 7,741 B.
   interactionsChain: 7.75 * KiB,
@@ -196,7 +196,7 @@ export const BUDGET = {
   // before it), as `responsesChain` says (3,215 -> 3,290 B).
   // Then by 40 B: the Bedrock stage brings the Anthropic decoder, which counts a compaction's tokens
   // (see `anthropicChain`): 3,276 -> 3,331 B.
-  extraProvider: 3.125 * KiB + 96 + 40 + 232, // + 232: OpenAI Responses' delta events read faster (see `responsesChain`)
+  extraProvider: 3.125 * KiB + 96 + 40 + 232 + 24, // + 24: a bare `error` payload is the provider's error (see `anthropicChain`, fault-review): the Responses stage's 3,560 -> 3,587 B; + 232: OpenAI Responses' delta events read faster (see `responsesChain`)
   // + 64 (schema-refs, 2026-12-05): the draft the root's `$schema` declares is read (3 to 7, 2019-09
   // or 2020-12, not only "7 or older"), so a boolean exclusiveMinimum/Maximum is draft 4's bound only
   // where no later draft is declared (under 2020-12 it made a valid 0 fail): 14,666 -> 14,732 B.
@@ -240,7 +240,7 @@ export const BUDGET = {
   // given `maxDepth`: Gemini's 10,277 -> 10,284, the others 3 to 9 B each (the core chains 0 to 1 B).
   // + 192 in issue 37 (perf-responses): OpenAI Responses' delta events read faster (see `responsesChain`).
   // + 32: see `chain` (repair-paths): Anthropic's 10,362 -> 10,389 B
-  streamToolCalls: 10 * KiB + 8 + 32 + 16 + 8 + 64 + 192 + 112 + 32 + 8 + 16, // + 16: fast readers' fragments of their own (see `chain`): Anthropic's 10,711 -> 10,723 B, the others 6 to 12 B; + 8: a failed turn's finish and one choice's finish (see `chain`): Anthropic's 10,702 -> 10,711 B; + 112: Anthropic's `input_json_delta` read faster (see `anthropicChain`); + 16: a provider's error fails the finish (see `chain`): Gemini's 10,277 -> 10,294 B
+  streamToolCalls: 10 * KiB + 8 + 32 + 16 + 8 + 64 + 192 + 112 + 32 + 8 + 16 + 24, // + 24: a bare `error` payload is the provider's error (see `anthropicChain`, fault-review): Anthropic's 10,721 -> 10,751 B; + 16: fast readers' fragments of their own (see `chain`): Anthropic's 10,711 -> 10,723 B, the others 6 to 12 B; + 8: a failed turn's finish and one choice's finish (see `chain`): Anthropic's 10,702 -> 10,711 B; + 112: Anthropic's `input_json_delta` read faster (see `anthropicChain`); + 16: a provider's error fails the finish (see `chain`): Gemini's 10,277 -> 10,294 B
 };
 
 /** The JSON Schema plug-in as a user passes it to `streamToolCalls`: `jsonSchema`, from `tool-call-stream/schema`. */

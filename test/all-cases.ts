@@ -113,6 +113,7 @@ import "./pipeline/stream-tool-calls.cases.ts";
 import "./pipeline/for-await.cases.ts";
 import "./pipeline/provider-stream-tool-calls.cases.ts";
 import "./pipeline/truncation.cases.ts";
+import "./pipeline/bare-error-payload.cases.ts";
 import "./pipeline/read-faults.cases.ts";
 import "./pipeline/unusable-input.cases.ts";
 import "./pipeline/fault-matrix.cases.ts";

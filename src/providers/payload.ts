@@ -35,6 +35,15 @@ export function readJsonObject(
   return undefined;
 }
 
+/**
+ * A payload's event `type` (its own, or its SSE event's name), else `error` when it names none but
+ * holds an `error`: an HTTP 200 whose body is a JSON error (OpenAI's or Google's shape, a gateway's
+ * or the provider's) or a gateway's `data: {"error": ...}` inside a stream, the provider's error in
+ * any protocol (Chat, Gemini and Ollama read their chunks' own `error`).
+ */
+export const eventType = (type: unknown, payload: Record<string, unknown>): unknown =>
+  type ?? (payload["error"] == null ? type : "error");
+
 /** The `error` delta of an error the provider reported in the stream, with its own error object as `data`. */
 export function providerError(
   data: unknown,

@@ -5,7 +5,7 @@ import { jsonText, type JsonWriter } from "../../shared/json-text.ts";
 import { jsonLiteralEnd, jsonLiteralText } from "../../shared/json-literal.ts";
 import { matchAt, NO_TEXT, textPattern } from "../../shared/kept-text.ts";
 import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
-import { providerError, readJsonObject } from "../payload.ts";
+import { eventType, providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type DecoderLimits, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
 import { anthropicContainer, anthropicFinish, anthropicUsage } from "./anthropic-finish.ts";
 import { AnthropicCitations } from "./anthropic-citations.ts";
@@ -107,7 +107,7 @@ export class AnthropicDecoder implements ProviderDecoder {
     if ((event === undefined || event === "content_block_delta") && this.#onInputJsonDelta(message.data, emit)) return;
     const payload = readJsonObject(message, message.truncated ? this.#fail : emit);
     if (!payload) return;
-    const type = message.event ?? payload["type"];
+    const type = eventType(message.event ?? payload["type"], payload);
     // The most frequent event first.
     switch (type) {
       case "content_block_delta":

@@ -1,7 +1,7 @@
 import type { FramedMessage } from "../../framing/framing.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
-import { providerError, readJsonObject } from "../payload.ts";
+import { eventType, providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
 import { readUsage } from "../usage.ts";
 import { COHERE_FINISH_REASONS } from "./cohere-finish-reasons.ts";
@@ -70,7 +70,7 @@ export class CohereDecoder implements ProviderDecoder {
       isRecord(payload["delta"]) && isRecord(payload["delta"]["message"]) ? payload["delta"]["message"] : {};
     const index = typeof payload["index"] === "number" ? payload["index"] : undefined;
     // The payload's `type` is authoritative: some gateways drop or rename the SSE `event:` line.
-    switch (payload["type"] ?? message.event) {
+    switch (eventType(payload["type"] ?? message.event, payload)) {
       case "content-delta":
       case "content-start":
         return this.#onContent(message_, index, payload["type"] === "content-start");

@@ -1,7 +1,7 @@
 import type { SSEMessage } from "../../framing/framing.ts";
 import { jsonText, type JsonWriter } from "../../shared/json-text.ts";
 import { arrayOf, isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
-import { providerError, readJsonObject } from "../payload.ts";
+import { eventType, providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type DecoderLimits, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
 import { addInputApart, readUsage } from "../usage.ts";
 import { GEMINI_INTERACTIONS_FINISH_REASONS } from "./gemini-interactions-finish-reasons.ts";
@@ -110,7 +110,7 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
     const type = nonEmptyString(payload["event_type"]) ?? message.event ?? nonEmptyString(payload["type"]);
     const index = typeof payload["index"] === "number" ? payload["index"] : undefined;
     this.#onEvent?.(type, index, payload);
-    switch (type) {
+    switch (eventType(type, payload)) {
       case "step.start":
       case "content.start":
         if (index !== undefined) this.#onStart(index, payload["step"] ?? payload["content"]);

@@ -1,7 +1,7 @@
 import type { SSEMessage } from "../../framing/framing.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { arrayOf, isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
-import { providerError, readJsonObject } from "../payload.ts";
+import { eventType, providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type DecoderLimits, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
 import { readUsage } from "../usage.ts";
 import { boundedApprovalRequest } from "./openai-responses-approvals.ts";
@@ -139,7 +139,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
   }
 
   #onEvent(event: Payload): void {
-    const type = String(event["type"]);
+    const type = String(eventType(event["type"], event));
     const text = nonEmptyString(event["delta"] ?? event["refusal"] ?? (event["summary_index"] && "\n\n")); // a delta, a refusal's whole text, the blank line between a summary's parts (Codex's section break)
     const id = event["item_id"] as string;
     switch (type) {
