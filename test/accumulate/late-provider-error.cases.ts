@@ -3,7 +3,7 @@
 // turn as one before it does: everything before it is delivered (the text, the complete call),
 // then the `error`, then the `finish` of reason `error` with the provider's own reason kept on
 // `rawReason`; `runToolLoop` ends there (`aborted`) and never asks the model again on it. A
-// refusal keeps its reason (Gemini's blocked prompt is both an error and `content-filter`).
+// refusal keeps its reason (`content-filter` with an error stays `content-filter`).
 import { runToolLoop, streamToolCalls, type ToolCallEvent } from "../../src/index.ts";
 import { assertEquals, group } from "../support/harness.ts";
 import { collect } from "../support/streams.ts";

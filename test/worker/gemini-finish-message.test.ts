@@ -2,7 +2,8 @@
 // the model stopped generating tokens") on a failed finish, through the Worker. A filter's (SAFETY,
 // ...) is the refusal's explanation, which each client protocol with a place for one gets, as it
 // gets Anthropic's `stop_details` explanation (./agent-anthropic-stop-details.test.ts): Messages'
-// `stop_details.explanation`, Chat Completions' `message.refusal`, a Responses `refusal` part. An
+// `stop_details.explanation`, Chat Completions' `message.refusal`, a Responses `refusal` part; so is
+// Vertex's `promptFeedback.blockReasonMessage` on a blocked prompt, a refusal too. An
 // error's (MALFORMED_FUNCTION_CALL: "Malformed function call: " and the model's code) is the
 // library's provider error's `data`, which the Worker never sends (worker/services/without-provider-data.ts):
 // the client reads the library's sentence, on every endpoint.
@@ -49,6 +50,34 @@ describe("Gemini's finishMessage through the Worker", () => {
     expect(response.output.flatMap((item) => (item.type === "message" ? item.content : []))).toMatchObject([
       { type: "output_text", text: "Sure" },
       { type: "refusal", refusal: EXPLANATION },
+    ]);
+  });
+
+  it("a blocked prompt's blockReasonMessage (Vertex) is the refusal's explanation too: Messages, Chat, Responses", async () => {
+    const said = "The prompt was blocked due to prohibited content.";
+    const prompt = () =>
+      new FakeUpstream({
+        kind: "sse",
+        chunks: [
+          `data: ${JSON.stringify({ promptFeedback: { blockReason: "PROHIBITED_CONTENT", blockReasonMessage: said } })}\r\n\r\n`,
+        ],
+      });
+    const request = { model: MODEL, max_tokens: 64, messages: [{ role: "user" as const, content: "hi" }] };
+    const message = await anthropicClient(prompt(), env).messages.stream(request).finalMessage();
+    expect([message.stop_reason, message.stop_details]).toEqual([
+      "refusal",
+      { type: "refusal", category: null, explanation: said },
+    ]);
+    const chat = await openAIClient(prompt(), env).chat.completions.create({
+      model: MODEL,
+      messages: request.messages,
+    });
+    expect([chat.choices[0]!.message.refusal, chat.choices[0]!.finish_reason]).toEqual([said, "content_filter"]);
+    const response = await openAIClient(prompt(), env)
+      .responses.stream({ model: MODEL, input: "hi", store: false })
+      .finalResponse();
+    expect(response.output.flatMap((item) => (item.type === "message" ? item.content : []))).toMatchObject([
+      { type: "refusal", refusal: said },
     ]);
   });
 

@@ -149,12 +149,18 @@ export class GeminiDecoder implements ProviderDecoder {
       if (isRecord(candidate))
         this.#onCandidate(candidate, typeof candidate["index"] === "number" ? candidate["index"] : position, emit);
     });
-    const feedback = payload["promptFeedback"];
-    const blockReason = nonEmptyString((feedback as { blockReason?: unknown } | null | undefined)?.blockReason);
+    const feedback = payload["promptFeedback"] as { blockReason?: unknown; blockReasonMessage?: unknown } | null;
+    const blockReason = nonEmptyString(feedback?.blockReason);
     if (blockReason !== undefined && candidates.length === 0) {
-      // The prompt itself was blocked: no candidate will come.
-      emit(providerError(feedback, "The provider blocked the prompt."));
-      emit({ type: "finish", rawReason: blockReason, reason: "content-filter" });
+      // The prompt itself was blocked, no candidate to come: a refusal (as the AI SDK reads it), not a
+      // failure, so a client shows why where its protocol can; Vertex says why, as a `finishMessage`.
+      const said = nonEmptyString(feedback?.blockReasonMessage);
+      emit({
+        type: "finish",
+        rawReason: blockReason,
+        reason: "content-filter",
+        ...(said && { refusal: { explanation: said } }),
+      });
     }
   }
 
@@ -186,7 +192,7 @@ export class GeminiDecoder implements ProviderDecoder {
           reason: normalized,
           // Only a CONTINUATION can be resumed (the SDK's `isResumableFinishReason`).
           ...(reason === "CONTINUATION" && token && { continuationToken: token }),
-          ...(said && normalized === "content-filter" && { refusal: { explanation: said } }),
+          ...(said && !choice && normalized === "content-filter" && { refusal: { explanation: said } }),
         },
         choice,
       ),

@@ -113,17 +113,29 @@ group("GeminiDeltaStream rules", (test) => {
     assertEquals(types(events), ["reasoning-delta", "text-delta", "finish"]);
   });
 
-  test("a blocked prompt is a provider error and a content-filter finish", async () => {
+  test("a blocked prompt is a refusal: a content-filter finish, no provider error", async () => {
     const events = await run(
       "gemini",
       gemini({ promptFeedback: { blockReason: "OTHER" }, usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 } }),
     );
-    assertEquals(types(events), ["usage", "error", "finish"]);
+    assertEquals(types(events), ["usage", "finish"]);
     const final = events.at(-1);
     assert(
       final?.type === "finish" && final.reason === "content-filter" && final.rawReason === "OTHER",
       "content-filter",
     );
+    assertEquals(final.refusal, undefined);
+    // Vertex's `blockReasonMessage` (@google/genai's GenerateContentResponsePromptFeedback) is the
+    // refusal's explanation, as a candidate's `finishMessage` is.
+    const said = "The prompt was blocked due to prohibited content.";
+    const explained = await run(
+      "gemini",
+      gemini({ promptFeedback: { blockReason: "SAFETY", blockReasonMessage: said } }),
+    );
+    assertEquals(types(explained), ["finish"]);
+    const refused = explained.at(-1);
+    assert(refused?.type === "finish" && refused.reason === "content-filter", "content-filter");
+    assertEquals(refused.refusal, { explanation: said });
   });
 
   test("a failed finish's finishMessage: an error's is the provider error's data, a filter's the refusal's explanation", async () => {
@@ -164,6 +176,19 @@ group("GeminiDeltaStream rules", (test) => {
       }),
     );
     assert(!second.some((event) => event.type === "error"), "a second candidate's failure fails no other");
+    // Nor is a second candidate's filter explanation the turn's refusal.
+    const filtered = await run(
+      "gemini",
+      gemini({
+        candidates: [
+          { index: 0, content: { role: "model", parts: [{ text: "ok" }] }, finishReason: "STOP" },
+          { index: 1, content: { role: "model" }, finishReason: "SAFETY", finishMessage: "Blocked." },
+        ],
+      }),
+    );
+    const end = filtered.at(-1);
+    assert(end?.type === "finish", "finish");
+    assertEquals(end.refusal, undefined);
   });
 
   test("Vertex streamed arguments build nested values, numbers and appended strings", async () => {
