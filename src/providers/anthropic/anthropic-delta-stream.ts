@@ -274,6 +274,7 @@ export class AnthropicDecoder implements ProviderDecoder {
     if (!block) return;
     this.#toolBlocks.delete(index);
     if (block.initialInput) emit({ type: "tool-call-chunk", index, argumentsDelta: block.initialInput });
+    this.#release(); // a call stopped before this one (two blocks open at once) ends: only the last is held
     if (block.providerExecuted) emit({ type: "tool-call-end", index });
     else this.#held = index;
   }

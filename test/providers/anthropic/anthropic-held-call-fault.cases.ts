@@ -139,4 +139,26 @@ group("AnthropicDeltaStream: a fault after a held tool_use delivers it complete"
     ] as const)
       assertEquals(outline(await run(concat([chunks, tail]), [], "bedrock")), [...delivered, ...after]);
   });
+
+  test("two tool_use blocks open at once (indexes out of order) that both stop: both delivered at a fault", async () => {
+    const interleaved = anthropicSse(
+      events[0]!,
+      { type: "content_block_start", index: 0, content_block: { type: "tool_use", id: "toolu_a", name: "lookup" } },
+      { type: "content_block_start", index: 1, content_block: { type: "tool_use", id: "toolu_b", name: "lookup" } },
+      { type: "content_block_delta", index: 1, delta: { type: "input_json_delta", partial_json: '{"query":"Rome"}' } },
+      { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: '{"query":"Oslo"}' } },
+      { type: "content_block_stop", index: 1 },
+      { type: "content_block_stop", index: 0 },
+    );
+    // The first stop's call was held, then the second stop replaced it: its end was lost, and a
+    // fault discarded a call whose stop had come.
+    for (const tail of ["", overloaded]) {
+      const outlined = outline(await run(bytes(interleaved + tail)));
+      assertEquals(outlined.slice(0, 2), [
+        ["call", "toolu_b", { query: "Rome" }],
+        ["call", "toolu_a", { query: "Oslo" }],
+      ]);
+      assertEquals(outlined.at(-1), ["abort", tail ? "provider-error" : "input-ended", []]);
+    }
+  });
 });
