@@ -3,7 +3,7 @@ import { boundIssue, MAX_ISSUES, thousands } from "./bounded-issues.ts";
 import { MAX_IN_PLACE } from "./check-arguments.ts";
 import { compileLimit, compileSchema } from "./compiled-schema.ts";
 import { appliesTooDeepInPlace } from "./in-place-depth.ts";
-import { dialectOf, pointerTarget, pointerTokens, resource } from "./schema-reading.ts";
+import { dialectOf, legacy, pointerTarget, pointerTokens, resource } from "./schema-reading.ts";
 import { linearPattern } from "./pattern/linear-pattern.ts";
 import { PatternBudget } from "./pattern-budget.ts";
 import {
@@ -58,16 +58,7 @@ const MAP = ["properties", "patternProperties", "$defs", "definitions", "depende
 const TYPES = ["object", "array", "string", "number", "integer", "boolean", "null"];
 const NUMBERS = ["minimum", "maximum"];
 /** Keywords whose value is a count (a non-negative integer). */
-const COUNTS = [
-  "minLength",
-  "maxLength",
-  "minItems",
-  "maxItems",
-  "minProperties",
-  "maxProperties",
-  "minContains",
-  "maxContains",
-];
+const COUNTS = "minLength maxLength minItems maxItems minProperties maxProperties minContains maxContains".split(" ");
 
 /**
  * Checks a tool's JSON Schema before it is used, as a server checks a request: every keyword the
@@ -135,8 +126,10 @@ export function checkToolSchema(
     if (state.nodes > MAX_SCHEMA_NODES) return;
     const say = again ? () => {} : report;
     const field = (key: string): string => `${at}${member(key)}`;
-    const has = (key: string): boolean => Object.hasOwn(value, key);
-    const tuple = Array.isArray(value["items"]) && !Array.isArray(value["prefixItems"]);
+    // Draft 4 to 7 ignore every sibling of a `$ref`: not schemas to check (a pointer may still reach them).
+    const only = legacy(dialect) && typeof value["$ref"] === "string";
+    const has = (key: string): boolean => Object.hasOwn(value, key) && (!only || key === "$ref");
+    const tuple = has("items") && Array.isArray(value["items"]) && !Array.isArray(value["prefixItems"]);
     const kid = (kid: unknown, to: string, key: string): void =>
       visit(kid, to, depth + 1, base, read && !SKIPPED.includes(key) && (key !== "additionalItems" || tuple), again);
     for (const key of ONE) if (has(key)) kid(value[key], field(key), key);
@@ -155,12 +148,12 @@ export function checkToolSchema(
     // Draft 7's tuple form is a list of schemas; beside `prefixItems`, `items` is one schema.
     if (tuple) (value["items"] as unknown[]).forEach((item, i) => kid(item, `${field("items")}[${i}]`, "items"));
     else if (has("items")) kid(value["items"], field("items"), "items");
-    const dependencies = value["dependencies"];
+    const dependencies = has("dependencies") && value["dependencies"];
     if (isRecord(dependencies))
       for (const name of Object.keys(dependencies))
         if (!Array.isArray(dependencies[name]))
           kid(dependencies[name], `${field("dependencies")}${member(name)}`, "dependencies");
-    if (!again) {
+    if (!again && !only) {
       checkScalars(value, field, report, patterns, dialect);
       if (isRecord(value["patternProperties"]))
         for (const key of Object.keys(value["patternProperties"])) {

@@ -1,7 +1,7 @@
 import type { JsonValue } from "../shared/json.ts";
 import { isRecord } from "../shared/values.ts";
 import { allowedValues } from "./allowed-values.ts";
-import { count, dialectOf, finite, own, pointerTarget, readDependencies, resource } from "./schema-reading.ts";
+import { count, dialectOf, finite, legacy, own, pointerTarget, readDependencies, resource } from "./schema-reading.ts";
 import { type Kids, settleFlags } from "./schema-flags.ts";
 import type { StepBudget } from "./pattern/pattern-vm.ts";
 import type { PatternBudget } from "./pattern-budget.ts";
@@ -25,9 +25,9 @@ export type { SchemaNode } from "./schema-node.ts";
  * the checks are total), and reported at the request by `checkToolSchema`.
  *
  * Drafts: tool schemas rarely say theirs, so where draft 7 and 2020-12 differ this follows
- * 2020-12 (`$ref` applies beside its siblings but a draft 7 root's `$id`, `prefixItems`/`items`,
- * `dependentRequired`); draft 7's forms 2020-12 gives no other meaning (an `items` list with
- * `additionalItems`, `dependencies`, `definitions`) are read too.
+ * 2020-12 (`$ref` applies beside its siblings unless the root's `$schema` says draft 4 to 7,
+ * `prefixItems`/`items`, `dependentRequired`); draft 7's forms 2020-12 gives no other meaning (an
+ * `items` list with `additionalItems`, `dependencies`, `definitions`) are read too.
  *
  * @module
  */
@@ -156,19 +156,21 @@ function nodesOf(context: Context, schema: unknown): Map<unknown, SchemaNode> {
 }
 
 /** A schema, compiled once per object (a `$ref` back to it while it compiles finds it). */
-function compile(schema: unknown, context: Context, depth: number): SchemaNode {
-  if (typeof schema === "boolean") return blank(!schema);
+function compile(given: unknown, context: Context, depth: number): SchemaNode {
+  if (typeof given === "boolean") return blank(!given);
   const budget = context.budget;
-  if (!isRecord(schema)) return unread();
-  const nodes = nodesOf(context, schema);
-  const known = nodes.get(schema);
+  if (!isRecord(given)) return unread();
+  const nodes = nodesOf(context, given);
+  const known = nodes.get(given);
   if (known) return Object.assign(known, { shared: true });
   if (depth > MAX_SCHEMA_DEPTH || ++context.count > MAX_SCHEMA_NODES || budget.steps < 0) return unread();
+  const ref = own(given, "$ref"); // draft 4 to 7 ignore every sibling of a `$ref`
+  const schema = legacy(context.dialect) && typeof ref === "string" ? { $ref: ref } : given;
   const keys = Object.keys(schema);
   budget.steps -= 1 + keys.length;
   // Its flags are settled once the whole graph is compiled (settleFlags): a cycle reaches it unfinished.
   const node = unread();
-  nodes.set(schema, node);
+  nodes.set(given, node);
   // An `$id` of its own (draft 7's `#name` is an anchor) makes it the resource its `$ref`s resolve against.
   const outer = context.base;
   if (resource(schema, context.dialect)) context.base = schema;
@@ -253,7 +255,6 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
   const placed = kids.length;
   readDependencies(schema, node, child, strings);
 
-  const ref = own(schema, "$ref");
   if (typeof ref === "string") kids.push((node.ref = resolve(ref, context, depth)));
   node.allOf = list(own(schema, "allOf"));
   node.anyOf = list(own(schema, "anyOf"));
@@ -281,13 +282,12 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
 
 /**
  * A local `$ref` (`#`, `#/$defs/name`, `#/definitions/name`, or any JSON Pointer into the same
- * resource: the root, or the nearest schema with an `$id`), compiled once per schema it points to,
+ * resource: the root, or the nearest schema with an `$id`, a pointer through one reaching into it), compiled once per schema it points to,
  * however the pointer is spelled (`#/$defs/a`, `#/%24defs/a`, `#/$defs/%61` are one); a remote or
  * dangling one accepts anything.
  */
 function resolve(ref: string, context: Context, depth: number): SchemaNode {
   context.budget.steps -= 1 + ref.length;
-  // A pointer through a schema with an `$id` of its own reaches into that resource.
   const [nesting, base] = [context.nesting, context.base];
   const target = pointerTarget(base, ref, (at) => {
     if (resource(at, context.dialect)) context.base = at;

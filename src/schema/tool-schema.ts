@@ -120,7 +120,8 @@ export interface CheckToolArgumentsOptions extends ToolSchemaCheckOptions {
 
 /**
  * Checks a value against a tool's JSON Schema (draft 2020-12; where draft 7 differs, 2020-12 is
- * followed, and draft 7's own forms are read where 2020-12 gives them no meaning): `type` (with
+ * followed, and draft 7's own forms are read where 2020-12 gives them no meaning; a root whose
+ * `$schema` says draft 4 to 7 has a `$ref`'s siblings ignored, as those drafts say): `type` (with
  * `integer` and type lists), `nullable: true` (OpenAPI's and Gemini's), `enum`, `const`,
  * `minimum`/`maximum`, `exclusiveMinimum`/`exclusiveMaximum`, `multipleOf`,
  * `minLength`/`maxLength` (in code points), `pattern` (ECMAScript with the `u` flag, run in
@@ -135,7 +136,7 @@ export interface CheckToolArgumentsOptions extends ToolSchemaCheckOptions {
  * any JSON Pointer into the resource the `$ref` is in: the schema, or the nearest schema around it
  * with an `$id` of its own (not one beside a `$ref` when the root's `$schema` says draft 7 or
  * older); a `$ref` cycle that never goes into the value stops after 64 steps).
- * Every keyword applies together with its siblings. Other keywords (`$dynamicRef`, `$anchor` and
+ * Every other keyword applies together with its siblings. Other keywords (`$dynamicRef`, `$anchor` and
  * references to anchors, remote references (to an `$id`'s URI too), `unevaluatedProperties`/
  * `unevaluatedItems`, the content keywords) are ignored: they never reject a value.
  *

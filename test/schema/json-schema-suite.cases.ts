@@ -1,7 +1,7 @@
 // The official JSON Schema Test Suite through both schema checks (issue 27): for every case whose
 // keywords are all supported, the final check gives the suite's verdict; for every case, a valid
-// instance is neither rejected nor flagged early (draft 7's $ref beside siblings aside: the
-// checks follow 2020-12, where siblings apply). The suite is read from ../shared, never copied;
+// instance is neither rejected nor flagged early (a draft 7 file's schemas declare draft 7, whose
+// $ref ignores its siblings). The suite is read from ../shared, never copied;
 // without it, the per-file cases are not registered and the numbers case is skipped by name.
 import { assert, group } from "../support/harness.ts";
 import { runSuiteFile, type SuiteTally, schemaSuite } from "../support/schema-suite.ts";

@@ -46,4 +46,23 @@ group("Schema checks: the draft a schema's $schema declares", (test) => {
       );
     }
   });
+
+  test("draft 4 to 7 ignore a $ref's siblings, in checkToolSchema and both checks", () => {
+    // Before: the sibling `type` applied beside the `$ref` (a valid "s" rejected, flagged early),
+    // and checkToolSchema refused a sibling draft 7 ignores.
+    const p = { $ref: "#/definitions/s", type: "number", maxLength: "many" };
+    for (const $schema of [DRAFT7, DRAFT4, "http://json-schema.org/draft-06/schema"]) {
+      const schema = { $schema, type: "object", definitions: { s: { type: "string" } }, properties: { p } };
+      assertEquals(checkToolSchema(schema), [], $schema);
+      assertEquals(check({ p: "s" }, schema), [], $schema);
+      assertEquals(check({ p: 5 }, schema), ["$.p must be string, not number"]);
+      assertEquals(early(schema, '{"p": "s"}'), undefined);
+      assertEquals(early(schema, '{"p": 5}'), "Expected string, found number.");
+    }
+    // Undeclared or 2020-12: every sibling applies beside the `$ref`.
+    for (const $schema of [undefined, DRAFT2020]) {
+      const schema = { $schema, definitions: { s: { type: "string" } }, properties: { p } };
+      assertEquals(check({ p: "ss" }, schema), ["$.p must be number, not string"]);
+    }
+  });
 });

@@ -155,9 +155,6 @@ function skipReason(file: SuiteFile, schema: unknown): { why: string; exempt: bo
     // `$id`s are read as the resources `#` and `#/...` resolve against; a plain-name fragment is an anchor's.
     if (typeof s["$ref"] === "string" && /^#[^/]/.test(s["$ref"])) note("anchor refs");
     if (typeof s["$schema"] === "string" && !METASCHEMAS.has(s["$schema"])) note("custom metaschema", true);
-    // Draft 7 ignores a $ref's siblings; tool schemas rarely say their draft, so the checks follow 2020-12.
-    if (file.draft === "draft7" && Object.hasOwn(s, "$ref") && Object.keys(s).some((k) => k !== "$ref"))
-      note("draft 7 $ref overriding siblings", true);
     for (const key of Object.keys(s))
       if (!SUPPORTED.has(key) && key !== "$schema" && key !== "$id") note(`unsupported ${key}`);
   });
@@ -184,11 +181,17 @@ function moveRefs(schema: unknown): unknown {
   return copy;
 }
 
-/** A case as a tool call: an object instance as is, any other wrapped as `{v: ...}` with the schema moved to `properties.v`. */
-function asToolCall(schema: unknown, data: unknown): { parameters: unknown; args: JsonValue } {
-  if (isSchemaObject(data)) return { parameters: schema, args: data as JsonValue };
+/**
+ * A case as a tool call: an object instance as is, any other wrapped as `{v: ...}` with the schema
+ * moved to `properties.v`. A draft 7 file's root declares its draft (`$schema`), as a tool's
+ * schema must for the checks to read it so (a `$ref`'s siblings ignored).
+ */
+function asToolCall(file: SuiteFile, schema: unknown, data: unknown): { parameters: unknown; args: JsonValue } {
+  const draft = file.draft === "draft7" ? { $schema: "http://json-schema.org/draft-07/schema#" } : {};
+  if (isSchemaObject(data))
+    return { parameters: isSchemaObject(schema) ? { ...draft, ...schema } : schema, args: data as JsonValue };
   return {
-    parameters: { type: "object", properties: { v: moveRefs(schema) }, required: ["v"] },
+    parameters: { ...draft, type: "object", properties: { v: moveRefs(schema) }, required: ["v"] },
     args: { v: data as JsonValue },
   };
 }
@@ -208,7 +211,7 @@ export function runSuiteFile(file: SuiteFile): SuiteTally {
     const skip = skipReason(file, group.schema);
     for (const test of group.tests) {
       const name = `${file.draft}/${file.file}: ${group.description} / ${test.description}`;
-      const { parameters, args } = asToolCall(group.schema, test.data);
+      const { parameters, args } = asToolCall(file, group.schema, test.data);
       const validate = toolSchemaValidator([{ name: "t", parameters: parameters as ToolSchema }]);
       const issues = validate("t", args);
       const watcher = new SchemaWatcher(parameters);
