@@ -131,14 +131,15 @@ export const BUDGET = {
   // `finishMessage`, a filter's as the finish's `refusal.explanation` (which the encoders carry as
   // Anthropic's), an error's as a provider error's `data` (the model's malformed call, which no
   // message may quote), only for the first candidate: Gemini's 7,314 -> 7,395 B, the other chains unchanged.
-  chain: 7 * KiB + 24 + 48 + 16 + 16 + 32 + 8 + 8 + 80,
+  // + 16 (fault-review, 2026-12-05): a call whose index another call takes (a new id with a name at an index still open: a block or item started twice, a retry spliced in) before its arguments closed is cut, never closed by repair at the finish (`{"city":` was a complete `{"city": null}`): 15 to 23 B in every chain (Gemini's 7,395 -> 7,412 B).
+  chain: 7 * KiB + 24 + 48 + 16 + 16 + 32 + 8 + 8 + 80 + 16,
   // Raised from 7.25 KiB in issue 34: the accumulator's hook for OpenAI's parallel wrapper (a
   // wrapper call held, then replaced by the calls it names; the plug-in, parallel-wrapper.ts, comes
   // only with tools): 24 B in every chain, OpenAI Chat's 7,418 -> 7,442 B (ef71ade had 6 B left).
   // Issue 34's held finish (`heldFinish`: a finish after calls that does not say they are the
   // reason waits until it proves final) costs 109 B; it fits since the object writer became a
   // plug-in (7,468 B).
-  openaiChain: 7.625 * KiB + 48 + 8 + 8 + 32 + 16 + 8, // + 8: fast readers' fragments of their own (see `chain`): 7,917 -> 7,926 B; + 16: a failed turn's finish and one choice's finish (see `chain`): 7,898 -> 7,917 B; + 8: a provider's error fails the finish (see `chain`): 7,856 -> 7,869 B; + 48: moderation results, + 8: `continuationToken` (see `chain`): 7,847 -> 7,857 B
+  openaiChain: 7.625 * KiB + 48 + 8 + 8 + 32 + 16 + 8 + 24, // + 24: a displaced call cut (see `chain`, fault-review): 7,926 -> 7,946 B; + 8: fast readers' fragments of their own (see `chain`): 7,917 -> 7,926 B; + 16: a failed turn's finish and one choice's finish (see `chain`): 7,898 -> 7,917 B; + 8: a provider's error fails the finish (see `chain`): 7,856 -> 7,869 B; + 48: moderation results, + 8: `continuationToken` (see `chain`): 7,847 -> 7,857 B
   // + 32 (2026-12-05): a message of its own for a second message spliced into the open one (a retry
   // an intermediary wrote into the body), where the default said the provider reported an error, which
   // it did not: 7,683 -> 7,721 B (Bedrock's, which reads InvokeModel with the decoder, 9,216 -> 9,253).
@@ -157,7 +158,7 @@ export const BUDGET = {
   // read without `JSON.parse` (`jsonLiteralText`): `for await` over Anthropic's one-call bodies 16 to
   // 20 % less CPU (10 KB: 1.39 -> 1.13 times the floor). 7,840 -> 8,128 B; Bedrock's, which reads
   // InvokeModel with the decoder, + 300 B (9,684); streamToolCalls for Anthropic + 303 B (10,672).
-  anthropicChain: 7.5 * KiB + 16 + 32 + 8 + 24 + 8 + 72 + 288 + 40 + 16 + 8 + 24 + 8, // + 8: a stopped call held while another stops (two blocks open at once) is ended then, not overwritten (its end lost, a fault discarded it): 8,215 -> 8,217 B; + 24 (fault-review, 2026-12-05): a payload of no event type holding an `error` (an HTTP 200 whose body is a JSON error, a gateway's `data: {"error": ...}`) is the provider's error (it was dropped: an abort alone, the provider's message lost): 8,186 -> 8,215 B; + 8: fast readers' fragments of their own (see `chain`): 8,177 -> 8,186 B; + 16: a failed turn's finish and one choice's finish (see `chain`): 8,164 -> 8,177 B; + 8: a provider's error fails the finish (see `chain`): 7,753 -> 7,762 B; + 16: moderation results, + 8: `continuationToken` (see `chain`): 7,721 -> 7,729 B
+  anthropicChain: 7.5 * KiB + 16 + 32 + 8 + 24 + 8 + 72 + 288 + 40 + 16 + 8 + 24 + 8 + 16, // + 16: a displaced call cut (see `chain`, fault-review): 8,217 -> 8,239 B; + 8: a stopped call held while another stops (two blocks open at once) is ended then, not overwritten (its end lost, a fault discarded it): 8,215 -> 8,217 B; + 24 (fault-review, 2026-12-05): a payload of no event type holding an `error` (an HTTP 200 whose body is a JSON error, a gateway's `data: {"error": ...}`) is the provider's error (it was dropped: an abort alone, the provider's message lost): 8,186 -> 8,215 B; + 8: fast readers' fragments of their own (see `chain`): 8,177 -> 8,186 B; + 16: a failed turn's finish and one choice's finish (see `chain`): 8,164 -> 8,177 B; + 8: a provider's error fails the finish (see `chain`): 7,753 -> 7,762 B; + 16: moderation results, + 8: `continuationToken` (see `chain`): 7,721 -> 7,729 B
   // Raised from 8 KiB in issue 34: the tools OpenAI runs itself (web search, code interpreter,
   // image generation, file search) reported as provider-executed calls, a code interpreter's code
   // streamed as its input (in ResponsesBuiltInCalls, which the stage brings): 8,073 -> 8,232 B.
@@ -173,7 +174,7 @@ export const BUDGET = {
   // two-character escapes read without `JSON.parse` (`jsonLiteralText`), and an event in order
   // emitted without its payload object (`SequenceReorderer.next`): 8,833 -> 9,098 B; the stage on
   // OpenAI Chat's + 263 B (3,564), streamToolCalls for OpenAI Responses + 270 B (10,554).
-  responsesChain: 8.5 * KiB + 80 + 32 + 8 + 16 + 264 + 32 + 8 + 8 + 32, // + 32: a bare `error` payload is the provider's error (see `anthropicChain`, fault-review): 9,152 -> 9,181 B; + 8: fast readers' fragments of their own (see `chain`): 9,143 -> 9,152 B; + 8: a failed turn's finish and one choice's finish (see `chain`), not `approval`: 9,132 -> 9,143 B; + 16: a provider's error fails the finish (see `chain`): 8,818 -> 8,833 B; + 32: moderation results, + 8: `continuationToken` (see `chain`): 8,809 -> 8,817 B
+  responsesChain: 8.5 * KiB + 80 + 32 + 8 + 16 + 264 + 32 + 8 + 8 + 32 + 24, // + 24: a displaced call cut (see `chain`, fault-review): 9,181 -> 9,203 B; + 32: a bare `error` payload is the provider's error (see `anthropicChain`, fault-review): 9,152 -> 9,181 B; + 8: fast readers' fragments of their own (see `chain`): 9,143 -> 9,152 B; + 8: a failed turn's finish and one choice's finish (see `chain`), not `approval`: 9,132 -> 9,143 B; + 16: a provider's error fails the finish (see `chain`): 8,818 -> 8,833 B; + 32: moderation results, + 8: `continuationToken` (see `chain`): 8,809 -> 8,817 B
   // Raised from 8.25 KiB in issue 34: Claude on Bedrock reads with the Anthropic decoder, which keeps
   // server tools' results and their calls' blocks for the next turn (8,367 -> 8,472 B). Then 8.875
   // KiB, still in issue 34: Converse's own server tools' results (Amazon Nova's system tools, a
@@ -181,7 +182,7 @@ export const BUDGET = {
   // saved in the InvokeModel chunks' base64 (streamToolCalls for Bedrock 10,155 -> 10,193 B).
   // Then 9 KiB, still in issue 34: that result's deltas bounded by maxArgumentsLength, as a call's
   // arguments are (a review found them unbounded): 9,024 -> 9,088 B.
-  bedrockChain: 9 * KiB + 16 + 32 + 32 + 16 + 72 + 300 + 40 + 8 + 16 + 24, // + 24: a bare `error` payload is the provider's error, in the Anthropic decoder it reads InvokeModel with (see `anthropicChain`, fault-review): 9,740 -> 9,770 B; + 16: fast readers' fragments of their own (see `chain`): 9,730 -> 9,740 B; + 8: a failed turn's finish and one choice's finish (see `chain`): 9,718 -> 9,730 B; + 300: Anthropic's `input_json_delta` read faster (see `anthropicChain`); + 72: see `anthropicChain`; + 16: a provider's error fails the finish (see `chain`): 9,288 -> 9,303 B; + 16: moderation results (see `chain`); + 32, + 32: see `anthropicChain`
+  bedrockChain: 9 * KiB + 16 + 32 + 32 + 16 + 72 + 300 + 40 + 8 + 16 + 24 + 24, // + 24: a displaced call cut (see `chain`, fault-review): 9,772 -> 9,790 B; + 24: a bare `error` payload is the provider's error, in the Anthropic decoder it reads InvokeModel with (see `anthropicChain`, fault-review): 9,740 -> 9,770 B; + 16: fast readers' fragments of their own (see `chain`): 9,730 -> 9,740 B; + 8: a failed turn's finish and one choice's finish (see `chain`): 9,718 -> 9,730 B; + 300: Anthropic's `input_json_delta` read faster (see `anthropicChain`); + 72: see `anthropicChain`; + 16: a provider's error fails the finish (see `chain`): 9,288 -> 9,303 B; + 16: moderation results (see `chain`); + 32, + 32: see `anthropicChain`
   // Gemini Interactions: its built-in tools' steps as provider-executed calls with their results
   // (gemini-interactions-server-steps.ts, issue 34): 7,087 -> 7,741 B.
   interactionsChain: 7.75 * KiB,
@@ -242,7 +243,7 @@ export const BUDGET = {
   // given `maxDepth`: Gemini's 10,277 -> 10,284, the others 3 to 9 B each (the core chains 0 to 1 B).
   // + 192 in issue 37 (perf-responses): OpenAI Responses' delta events read faster (see `responsesChain`).
   // + 32: see `chain` (repair-paths): Anthropic's 10,362 -> 10,389 B
-  streamToolCalls: 10 * KiB + 8 + 32 + 16 + 8 + 64 + 192 + 112 + 32 + 8 + 16 + 24 + 8, // + 8: see `anthropicChain`'s held call (fault-review): Anthropic's 10,751 -> 10,753 B; + 24: a bare `error` payload is the provider's error (see `anthropicChain`, fault-review): Anthropic's 10,721 -> 10,751 B; + 16: fast readers' fragments of their own (see `chain`): Anthropic's 10,711 -> 10,723 B, the others 6 to 12 B; + 8: a failed turn's finish and one choice's finish (see `chain`): Anthropic's 10,702 -> 10,711 B; + 112: Anthropic's `input_json_delta` read faster (see `anthropicChain`); + 16: a provider's error fails the finish (see `chain`): Gemini's 10,277 -> 10,294 B
+  streamToolCalls: 10 * KiB + 8 + 32 + 16 + 8 + 64 + 192 + 112 + 32 + 8 + 16 + 24 + 8 + 16, // + 16: a displaced call cut (see `chain`, fault-review): Anthropic's 10,753 -> 10,772 B; + 8: see `anthropicChain`'s held call (fault-review): Anthropic's 10,751 -> 10,753 B; + 24: a bare `error` payload is the provider's error (see `anthropicChain`, fault-review): Anthropic's 10,721 -> 10,751 B; + 16: fast readers' fragments of their own (see `chain`): Anthropic's 10,711 -> 10,723 B, the others 6 to 12 B; + 8: a failed turn's finish and one choice's finish (see `chain`): Anthropic's 10,702 -> 10,711 B; + 112: Anthropic's `input_json_delta` read faster (see `anthropicChain`); + 16: a provider's error fails the finish (see `chain`): Gemini's 10,277 -> 10,294 B
 };
 
 /** The JSON Schema plug-in as a user passes it to `streamToolCalls`: `jsonSchema`, from `tool-call-stream/schema`. */

@@ -261,7 +261,7 @@ export class ToolCallAccumulatorCore {
     const { reason } = this.#s;
     const normal = choice !== undefined && (reason === undefined || reason === "stop" || reason === "tool-calls");
     for (const call of this.#registry.openCalls(choice))
-      this.#s.closed || this.#complete(call, normal, choice !== undefined && !normal);
+      this.#s.closed || this.#complete(call, normal && !call.cut, (choice !== undefined && !normal) || call.cut);
   }
 
   /** The input ended (`done`: with `[DONE]`): finish after the provider's finish with no call left open (`n > 1`: another choice's finish does not finish this one's), or at `[DONE]` with no provider error; otherwise abort, discarding what is open (vLLM and llama.cpp send `[DONE]` after an error that cut a call). */

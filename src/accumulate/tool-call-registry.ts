@@ -17,6 +17,8 @@ export interface OpenToolCall {
   providerMetadata?: Record<string, unknown>;
   providerExecuted?: true;
   inputFormat?: "text";
+  /** Another call took its index before its arguments closed (a block started twice, a retry spliced in): never closed by repair. */
+  cut?: true;
 }
 
 /**
@@ -68,7 +70,10 @@ export class ToolCallRegistry {
   resolve(fragment: ToolCallChunkDelta): OpenToolCall | undefined {
     const choice = fragment.choice ?? 0;
     let call = this.#locate(fragment, choice);
-    if (call && this.#startsAnother(call, fragment)) call = undefined;
+    if (call && this.#startsAnother(call, fragment)) {
+      if (call.args.length && !call.args.isClosedValue) call.cut = true;
+      call = undefined;
+    }
     call ??= this.#openCall(choice, fragment.index);
     if (!call) return undefined;
     if (fragment.id && call.id === null) {
