@@ -122,7 +122,11 @@ describe("a tool_choice naming no tool of the request is a 400 at tool_choice.na
       expect(error).toBeInstanceOf(AnthropicBadRequest);
       expect((error as AnthropicBadRequest).error).toEqual({
         type: "error",
-        error: { type: "invalid_request_error", message: "`tool_choice.name` names no tool of `tools`." },
+        error: {
+          type: "invalid_request_error",
+          message: "`tool_choice.name` names no tool of `tools`.",
+          details: { error_code: "invalid_request" },
+        },
       });
     }
   });

@@ -154,7 +154,12 @@ export const endpoints: Record<string, Endpoint> = {
       expect(response.headers.get("content-type")).toMatch(/^application\/json/);
       const body = (await response.json()) as { type: string; error: { type: string; message: string } };
       expect(Object.keys(body)).toEqual(["type", "error"]);
-      expect(body).toEqual({ type: "error", error: { type: expect.any(String), message: expect.any(String) } });
+      // The Worker's code in Anthropic's `details.error_code` (@anthropic-ai/sdk's `errorCode`).
+      const details = { error_code: expect.stringMatching(/^[a-z_]+$/) };
+      expect(body).toEqual({
+        type: "error",
+        error: { type: expect.any(String), message: expect.any(String), details },
+      });
       const field = /\(field: (.+)\)$/.exec(body.error.message)?.[1] ?? /^`([^`]+)`/.exec(body.error.message)?.[1];
       return { code: body.error.type, message: body.error.message, ...(field !== undefined ? { field } : {}) };
     },

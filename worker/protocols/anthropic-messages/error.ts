@@ -5,10 +5,11 @@
  * Claude Code shows the message:
  *
  * ```json
- * {"type": "error", "error": {"type": "invalid_request_error", "message": "... (field: messages[1].content[0].type)"}}
+ * {"type": "error", "error": {"type": "invalid_request_error", "message": "... (field: messages[1].content[0].type)",
+ *   "details": {"error_code": "invalid_request"}}}
  * ```
  *
- * The message names the field at fault by its path. A conversation too long for the model's
+ * The message names the field at fault by its path; `details.error_code` is the Worker's code. A conversation too long for the model's
  * context window is Anthropic's own 400 "prompt is too long: N tokens > M maximum" (Claude Code
  * parses the two numbers and compacts; it matches "prompt is too long" where they are unknown).
  * Errors inside the stream are `event: error` frames, written by the library's encoder.
@@ -44,10 +45,15 @@ export function anthropicErrorResponse(error: HttpError): Response {
   return Response.json(body, { status, headers: { "cache-control": "no-store", ...error.headers } });
 }
 
-/** Anthropic's `details` of an error its SDK acts on: a lost thread, which it replays whole (./thread.ts). */
-function details(error: HttpError): { details?: { error_code: string } } {
-  return error.body.code === "thread_not_found" ? { details: { error_code: "thread_not_found" } } : {};
-}
+/**
+ * Anthropic's `details`, where it puts an error's machine-readable code: the Worker's own
+ * (`invalid_request`, `upstream_rate_limited`, ...), as Chat and Responses carry it in `code`.
+ * @anthropic-ai/sdk reads it as the error's `errorCode`, and picks a class of its own for a status
+ * and code it knows: a lost thread's `thread_not_found` (404), which it replays whole (./thread.ts).
+ */
+const details = (error: HttpError): { details: { error_code: string } } => ({
+  details: { error_code: error.body.code },
+});
 
 /** The message, Anthropic's own words for an overflow (no field appended: Claude Code anchors its match). */
 function messageOf(error: HttpError): string {
