@@ -1,7 +1,9 @@
+import type { JsonValue } from "../shared/json.ts";
 import type { CheckBudget } from "./check-budget.ts";
 import { boundIssue, MAX_ISSUES } from "./bounded-issues.ts";
 import type { KeywordFailure } from "./schema-keywords.ts";
 import type { SchemaNode } from "./schema-node.ts";
+import type { StepBudget } from "./pattern/pattern-vm.ts";
 
 /**
  * One run of the final check: the issues it found (bounded), the budget it draws from, and how
@@ -26,11 +28,65 @@ export interface Run {
   nesting: number;
   /** How many times a chain of in-place schemas was cut (`MAX_IN_PLACE`): a verdict reached past one is not kept. */
   cuts: number;
-  /** The verdicts of the schemas reached by more than one way, by value: valid, or not (and where it was reported). */
-  memo?: Map<SchemaNode, Map<unknown, boolean | [at: Path]>>;
+  /**
+   * The verdicts of the schemas reached by more than one way, by value: valid (with what it
+   * evaluated of the value, when that was asked), or not (and where it was reported).
+   */
+  memo?: Map<SchemaNode, Map<unknown, boolean | [at: Path] | Marks>>;
   /** Each object's keys, listed (and charged) once. */
   keys?: WeakMap<object, string[]>;
 }
+
+/**
+ * What a schema and those it applies in place evaluated of one object's keys (an array's
+ * indexes), for `unevaluatedProperties` (`unevaluatedItems`): all of them, or those listed and
+ * those of its parts (the marks of each schema in place that holds; a shared one's kept with its
+ * verdict, flat, and held by every place that reaches it).
+ */
+export interface Marks {
+  all: boolean;
+  keys: (string | number)[];
+  parts: Marks[];
+}
+
+/** Marks of nothing yet. */
+export function noMarks(): Marks {
+  return { all: false, keys: [], parts: [] };
+}
+
+/**
+ * The keys (indexes) `marks` and its parts hold, each part read once however many places hold it,
+ * charged a step per key and part; `true` when all.
+ */
+export function evaluated(marks: Marks, budget: StepBudget): Set<string | number> | true {
+  const done = new Set<string | number>();
+  const seen = new Set([marks]);
+  // A Set's iteration visits what is added during it.
+  for (const part of seen) {
+    if (part.all) return true;
+    budget.steps -= part.keys.length + part.parts.length;
+    for (const key of part.keys) done.add(key);
+    for (const kid of part.parts) seen.add(kid);
+  }
+  return done;
+}
+
+/** `marks` with its parts' keys in its own (kept for a shared schema: each place that reaches it reads no more than the value's keys). */
+export function flatten(marks: Marks, budget: StepBudget): Marks {
+  const done = evaluated(marks, budget);
+  return { all: done === true, keys: done === true ? [] : [...done], parts: [] };
+}
+
+/** The final check's walk into a value (`into`: the marks its verdict adds to when it holds). */
+export type Walk = (
+  value: JsonValue,
+  s: SchemaNode,
+  path: Path,
+  run: Run,
+  hops: number,
+  quiet?: boolean,
+  into?: Marks,
+) => boolean;
 
 /** An object's own keys, listed once per check and charged a step each then. */
 export function keysOf(run: Run, value: object): string[] {

@@ -49,7 +49,7 @@ const ONE = [
   "unevaluatedItems",
 ];
 /** Keywords whose schemas the checks never read (a `$ref` in them is followed only from one they read). */
-const SKIPPED = ["$defs", "definitions", "unevaluatedProperties", "unevaluatedItems"];
+const SKIPPED = ["$defs", "definitions"];
 /** Keywords whose value is a non-empty list of schemas. */
 const LIST = ["allOf", "anyOf", "oneOf", "prefixItems"];
 /** Keywords whose value is an object of schemas. */

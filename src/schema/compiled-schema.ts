@@ -41,7 +41,7 @@ const KNOWN = new Set(
     "maxContains properties patternProperties additionalProperties required minProperties maxProperties " +
     "dependentRequired dependentSchemas dependencies propertyNames $ref $defs definitions allOf anyOf oneOf not " +
     "if then else title description default examples $comment deprecated readOnly writeOnly contentMediaType " +
-    "contentEncoding contentSchema $schema $id $anchor $dynamicAnchor"
+    "contentEncoding contentSchema $schema $id $anchor $dynamicAnchor unevaluatedProperties unevaluatedItems"
   ).split(" "),
 );
 
@@ -201,16 +201,14 @@ function compile(given: unknown, context: Context, depth: number): SchemaNode {
     const read = allowedValues(Array.isArray(list_) ? (list_ as JsonValue[]) : undefined, constant, budget);
     [node.allowed, node.allowedValues] = [read.values, read.allowed];
   }
-  node.minimum = finite(own(schema, "minimum"));
-  node.maximum = finite(own(schema, "maximum"));
+  [node.minimum, node.maximum] = [finite(own(schema, "minimum")), finite(own(schema, "maximum"))];
   // Draft 4's `exclusiveMinimum: true` makes `minimum` exclusive (draft 6 on give a boolean no meaning).
   const bound = (v: unknown, inclusive?: number) => (v === true && context.dialect < 6 ? inclusive : finite(v));
   node.exclusiveMinimum = bound(own(schema, "exclusiveMinimum"), node.minimum);
   node.exclusiveMaximum = bound(own(schema, "exclusiveMaximum"), node.maximum);
   const multipleOf = finite(own(schema, "multipleOf"));
   node.multipleOf = multipleOf !== undefined && multipleOf > 0 ? multipleOf : undefined;
-  node.minLength = count(own(schema, "minLength"));
-  node.maxLength = count(own(schema, "maxLength"));
+  [node.minLength, node.maxLength] = [count(own(schema, "minLength")), count(own(schema, "maxLength"))];
   const pattern = (value: unknown) => {
     if (typeof value === "string") budget.steps -= value.length;
     return compilePattern(value, context.patterns);
@@ -219,8 +217,7 @@ function compile(given: unknown, context: Context, depth: number): SchemaNode {
   const format = own(schema, "format");
   if (context.assertFormats && typeof format === "string" && ASSERTED_FORMATS.includes(format)) node.format = format;
 
-  node.minItems = count(own(schema, "minItems"));
-  node.maxItems = count(own(schema, "maxItems"));
+  [node.minItems, node.maxItems] = [count(own(schema, "minItems")), count(own(schema, "maxItems"))];
   node.uniqueItems = own(schema, "uniqueItems") === true;
   const items = own(schema, "items");
   const prefixItems = own(schema, "prefixItems");
@@ -248,9 +245,10 @@ function compile(given: unknown, context: Context, depth: number): SchemaNode {
   node.additionalProperties = sub(own(schema, "additionalProperties"));
   const required = own(schema, "required");
   if (Array.isArray(required)) node.required = strings(required);
-  node.minProperties = count(own(schema, "minProperties"));
-  node.maxProperties = count(own(schema, "maxProperties"));
+  [node.minProperties, node.maxProperties] = [count(own(schema, "minProperties")), count(own(schema, "maxProperties"))];
   node.propertyNames = sub(own(schema, "propertyNames"));
+  node.unevaluatedProperties = sub(own(schema, "unevaluatedProperties"));
+  node.unevaluatedItems = sub(own(schema, "unevaluatedItems"));
   // From here on, the schemas it applies to its own value (dependentSchemas to its object).
   const placed = kids.length;
   readDependencies(schema, node, child, strings);
@@ -261,8 +259,10 @@ function compile(given: unknown, context: Context, depth: number): SchemaNode {
   node.oneOf = list(own(schema, "oneOf"));
   node.not = sub(own(schema, "not"));
   node.ifSchema = sub(own(schema, "if"));
-  node.thenSchema = sub(own(schema, "then"));
-  node.elseSchema = sub(own(schema, "else"));
+  [node.thenSchema, node.elseSchema] = [sub(own(schema, "then")), sub(own(schema, "else"))];
+  // `$dynamicRef` (or `$recursiveRef`) is not followed: in place, it accepts anything and may evaluate any key.
+  if ((own(schema, "$dynamicRef") ?? own(schema, "$recursiveRef")) !== undefined)
+    kids.push((node.allOf = [...(node.allOf ?? []), unread()]).at(-1)!);
   context.base = outer;
   // Past the budget, what was read may be incomplete (an `enum` cut short): it accepts anything.
   if (budget.steps < 0) return Object.assign(node, unread());

@@ -66,8 +66,10 @@ export type EarlyValidation = (
  * only keywords decided early); `allOf`,
  * `$ref` and the schema's own keywords beside them must all hold. A value that ends up valid never
  * gets a violation, however it is split: every check is one `checkToolArguments` makes too.
- * `not`, `if`/`then`/`else`, `dependentSchemas`, `uniqueItems` and `contains` are left to the
- * final check.
+ * `unevaluatedProperties`/`unevaluatedItems` are decided early where no schema applies in place
+ * beside them (as `additionalProperties`/`items`). `not`, `if`/`then`/`else`, `dependentSchemas`,
+ * `uniqueItems`, `contains`, and `unevaluated*` beside `allOf`, `anyOf`, `oneOf`, `$ref` are left
+ * to the final check.
  *
  * Calls without a schema, calls the provider ran itself and free-text input are not checked; nor
  * are calls that were already open when the accumulator was restored from a snapshot.

@@ -26,8 +26,8 @@ export interface SchemaNode {
   exact: boolean;
   /**
    * Whether the early check decides all of it by the time a value closes (it is exact, and
-   * neither it nor a schema in it has `not`, `if`, `dependentSchemas`, `uniqueItems`, `contains`
-   * or a `$ref` cycle that never goes into the value): then a `oneOf` branch still alive at the close certainly matches.
+   * neither it nor a schema in it has `not`, `if`, `dependentSchemas`, `uniqueItems`, `contains`,
+   * `unevaluated*` beside schemas in place, or a `$ref` cycle that never goes into the value): then a `oneOf` branch still alive at the close certainly matches.
    */
   decided: boolean;
   /** Whether more than one schema holds it (or one `$ref` and its place): the final check then keeps its verdicts. */
@@ -60,6 +60,12 @@ export interface SchemaNode {
   properties: ReadonlyMap<string, SchemaNode> | undefined;
   patternProperties: readonly (readonly [LinearPattern, SchemaNode])[] | undefined;
   additionalProperties: SchemaNode | undefined;
+  /**
+   * `unevaluatedProperties` and `unevaluatedItems` beside schemas in place: without those, a schema
+   * has them as `additionalProperties` and `items` (`contains` aside), which mean the same there.
+   */
+  unevaluatedProperties: SchemaNode | undefined;
+  unevaluatedItems: SchemaNode | undefined;
   required: readonly string[];
   minProperties: number | undefined;
   maxProperties: number | undefined;
@@ -141,6 +147,8 @@ export function blank(never: boolean): SchemaNode {
     properties: undefined,
     patternProperties: undefined,
     additionalProperties: undefined,
+    unevaluatedProperties: undefined,
+    unevaluatedItems: undefined,
     required: [],
     minProperties: undefined,
     maxProperties: undefined,
@@ -161,6 +169,15 @@ export function blank(never: boolean): SchemaNode {
 /** Sets the fields of a node read from its others (`own`, `inPlace`, `any`), once its keywords are read. */
 export function finishNode(node: SchemaNode): SchemaNode {
   const n = node;
+  // Where no schema applies in place, `unevaluated*` means what `additionalProperties` (`items`, but
+  // for `contains`) does, which the early check reads.
+  if (!(n.ref || n.allOf || n.anyOf || n.oneOf || n.ifSchema || n.dependentSchemas)) {
+    n.additionalProperties ??= n.unevaluatedProperties;
+    n.unevaluatedProperties = undefined;
+    if (!n.contains) [n.items, n.unevaluatedItems] = [n.items ?? n.unevaluatedItems, undefined];
+  }
+  // Left to the final check, which gathers what the schemas in place evaluated.
+  if (n.unevaluatedProperties || n.unevaluatedItems) n.decided = false;
   n.own =
     n.types !== undefined ||
     n.nullable ||
@@ -183,6 +200,8 @@ export function finishNode(node: SchemaNode): SchemaNode {
       n.properties,
       n.patternProperties,
       n.additionalProperties,
+      n.unevaluatedProperties,
+      n.unevaluatedItems,
       n.minProperties,
       n.maxProperties,
       n.dependentRequired,

@@ -24,7 +24,8 @@ import { allowedFailure, codePoints, numberFailure, stringFailure } from "./sche
  * valid never gets a violation. What is left to the final check: `pattern`, `format`,
  * `minLength` and `multipleOf`-like checks until their value closes (and `oneOf` matching more
  * than one, when the branches that match are decided early); `not`, `if`, `contains`,
- * `uniqueItems` and `dependentSchemas`.
+ * `uniqueItems`, `dependentSchemas`, and `unevaluatedProperties`/`unevaluatedItems` beside schemas
+ * in place (without them, the compiled schema holds them as `additionalProperties`/`items`).
  *
  * Its work is charged to the call's budget ({@link CheckBudget}): a step per condition made, per
  * schema applied to a key, per character a pattern reads or an `enum` comparison looks at. When

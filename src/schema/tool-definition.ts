@@ -57,6 +57,13 @@ export interface ToolSchema {
   patternProperties?: Record<string, ToolSchema | boolean>;
   /** The schema every property name must match. */
   propertyNames?: ToolSchema | boolean;
+  /**
+   * The schema of the properties that neither this schema nor one it applies in place and that
+   * holds (`allOf`, `anyOf`, `oneOf`, `if`, `$ref`, ...) evaluated: `false` closes a composed object.
+   */
+  unevaluatedProperties?: ToolSchema | boolean;
+  /** The schema of the items that neither this schema nor one it applies in place and that holds evaluated (`prefixItems`, `items`, `contains`). */
+  unevaluatedItems?: ToolSchema | boolean;
   /** The fewest properties an object may have. */
   minProperties?: number;
   /** The most properties an object may have. */

@@ -47,8 +47,11 @@ const schemaOf: fc.Memo<Schema> = fc.memo((depth) => {
     fc.record({ not: sub }),
     fc.record({ if: sub, then: sub }),
     fc.record({ $ref: fc.constantFrom("#", "#/$defs/d", "#/$defs/nowhere") }),
-    // A keyword the checks do not read: the schema is not exact, so no early verdict may trust it.
-    fc.record({ unevaluatedProperties: fc.constant(false) }),
+    // Read by the final check; early only where no schema applies in place beside them.
+    fc.record({ unevaluatedProperties: fc.oneof(fc.constant(false), sub) }),
+    fc.record({ unevaluatedItems: fc.oneof(fc.constant(false), sub) }),
+    // A keyword the checks do not follow: the schema is not exact, so no early verdict may trust it.
+    fc.record({ $dynamicRef: fc.constant("#d") }),
   );
   return fc.oneof(
     { weight: 1, arbitrary: fc.constantFrom<Schema>(true, false) },

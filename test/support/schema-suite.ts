@@ -102,6 +102,8 @@ const SUPPORTED = new Set([
   "contentMediaType",
   "contentEncoding",
   "contentSchema",
+  "unevaluatedItems",
+  "unevaluatedProperties",
 ]);
 const METASCHEMAS = new Set([
   "https://json-schema.org/draft/2020-12/schema",
