@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { readConformingResponse, readConformingStream } from "../support/open-responses.ts";
 import { sharedData } from "../support/shared-data.ts";
-import { post } from "./client-support.ts";
+import { openAIClient, post } from "./client-support.ts";
 import { allowedToolsOf } from "../../worker/protocols/openai-responses/allowed-calls.ts";
 import type { WireTool } from "../../worker/protocols/client-request.ts";
 import { AUTH, live, scripted } from "./open-responses-support.ts";
@@ -167,14 +167,48 @@ describe("tool_choice allowed_tools", () => {
   });
 
   it("a call of a tool not listed is suppressed, streamed or not: no item, no event of it", async () => {
-    const { response } = await readConformingResponse(await send(SETTINGS, call("send_email")));
-    expect(response).toMatchObject({ status: "completed", output: [] });
-    const { events } = await readConformingStream(await send({ ...SETTINGS, stream: true }, call("send_email")));
-    expect(events.map((event) => event["type"])).toEqual([
+    const turn = { text: "Let me send it.", calls: [{ name: "send_email", arguments: { q: "x" } }] };
+    const { response } = await readConformingResponse(await send(SETTINGS, scripted("anthropic", turn)));
+    expect(response).toMatchObject({ status: "completed", output: [{ type: "message" }] });
+    expect(response["output"]).toHaveLength(1);
+    const { events } = await readConformingStream(
+      await send({ ...SETTINGS, stream: true }, scripted("anthropic", turn)),
+    );
+    const ofCalls = events.filter(
+      (event) =>
+        String(event["type"]).startsWith("response.function_call") ||
+        (event["item"] as { type?: string } | undefined)?.type === "function_call",
+    );
+    expect(ofCalls).toEqual([]);
+    expect(events.at(-1)?.["type"]).toBe("response.completed");
+  });
+
+  it("the only call suppressed: the response fails as a model error that says why, never completed empty", async () => {
+    // Completed with `output: []` before: a client saw an empty answer and no reason for it.
+    const whole = await send(SETTINGS, call("send_email"));
+    const { issues, response } = await readConformingResponse(whole);
+    expect([issues, whole.status, response["status"], response["output"]]).toEqual([[], 502, "failed", []]);
+    expect((response["error"] as { message: string }).message).toContain("tool_choice does not allow");
+    const streamed = await readConformingStream(await send({ ...SETTINGS, stream: true }, call("send_email")));
+    expect(streamed.issues).toEqual([]);
+    expect(streamed.events.map((event) => event["type"])).toEqual([
       "response.created",
       "response.in_progress",
-      "response.completed",
+      "error",
+      "response.failed",
     ]);
+    expect(streamed.events.at(-2)?.["error"]).toMatchObject({
+      type: "model_error",
+      code: "provider-error",
+      param: null,
+    });
+    // openai-node throws it, with the Worker's words, streamed and not.
+    const openai = openAIClient(call("send_email"), live("anthropic"));
+    const request = { model: "anthropic/test-model", input: "Hi", ...SETTINGS } as never;
+    await expect(openai.responses.stream(request).finalResponse()).rejects.toThrow(/tool_choice does not allow/);
+    await expect(openAIClient(call("send_email"), live("anthropic")).responses.create(request)).rejects.toThrow(
+      /tool_choice does not allow/,
+    );
   });
 
   it("a listed name that is none of the tools is a 400 naming it", async () => {

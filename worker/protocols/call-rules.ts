@@ -21,7 +21,24 @@ export interface CallRules {
   allowedTools?: ReadonlySet<string>;
   /** The most calls the answer may hold: none with a choice of `none`, one with one call at a time. */
   mostCalls?: number;
+  /**
+   * An answer that stopped for calls and has neither text nor a call left fails, as a model error
+   * saying why ({@link NOTHING_LEFT}), instead of ending empty (Responses: its completed response
+   * has no place to say it).
+   */
+  failEmpty?: true;
 }
+
+/**
+ * Why an answer fails when the calls left out were all it held: the model's error, as Open
+ * Responses allows a call of a tool not allowed to be rejected ("treating it as a model error").
+ * It names no tool: the name is the model's, and may be none of the request's.
+ */
+const NOTHING_LEFT = {
+  code: "provider-error",
+  message:
+    "The model answered only with tool calls that this request's tool_choice does not allow: they were left out, and nothing was left to answer with.",
+} as const;
 
 /**
  * The rules a Chat or Messages request's calls are held to: none with a choice of `none` (a
@@ -53,7 +70,7 @@ export function requestRules(
  */
 export function allowedCalls(
   batches: ReadableStream<readonly EncodableEvent[]>,
-  { allowedTools, mostCalls }: CallRules,
+  { allowedTools, mostCalls, failEmpty }: CallRules,
 ): ReadableStream<readonly EncodableEvent[]> {
   if (allowedTools === undefined && mostCalls === undefined) return batches;
   const calls: Calls = {
@@ -63,6 +80,7 @@ export function allowedCalls(
     suppressed: new Set(),
     withdrawn: new Set(),
     signed: false,
+    ...(failEmpty && { failEmpty }),
   };
   return mapChunks(batches, (batch): readonly EncodableEvent[] => batch.flatMap((event) => keep(event, calls)));
 }
@@ -77,6 +95,8 @@ interface Calls {
   withdrawn: Set<string>;
   /** A kept call carries Gemini's signature of its own. */
   signed: boolean;
+  /** {@link CallRules.failEmpty}. */
+  failEmpty?: true;
   /** Gemini's signature of a call left out, the key of the kept call that carries it instead, its id. */
   moved?: { signature: Signature; heir?: string; id?: string };
 }
@@ -162,7 +182,10 @@ function keep(event: EncodableEvent, calls: Calls): EncodableEvent[] {
         .map((call) => signed(call, calls));
       if (same(toolCalls, event.toolCalls) && same(invalidToolCalls, event.invalidToolCalls)) return [event];
       const reason = event.reason === "tool-calls" && toolCalls.length === 0 ? "stop" : event.reason;
-      return [{ ...event, toolCalls, invalidToolCalls, reason }];
+      const finish = { ...event, toolCalls, invalidToolCalls, reason };
+      // Stopped to have its calls run, with none left and no text: an empty answer says nothing of why.
+      const empty = event.reason === "tool-calls" && toolCalls.length + invalidToolCalls.length === 0 && !event.text;
+      return calls.failEmpty && empty ? [{ type: "error", error: NOTHING_LEFT }, finish] : [finish];
     }
     default:
       return [event];

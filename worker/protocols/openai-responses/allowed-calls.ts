@@ -54,7 +54,9 @@ export function mostCallsOf(settings: {
 /**
  * The rules a response's calls are held to: the tools of an `allowed_tools` choice, else the one a
  * `function` or `custom` choice forces ("the model is required to call the specified function
- * tool": a call of another, which a compatible server may make, is not run), and {@link mostCallsOf}.
+ * tool": a call of another, which a compatible server may make, is not run), and {@link mostCallsOf};
+ * an answer left with neither text nor a call by them fails as a model error that says why
+ * (`failEmpty`): a completed response with an empty `output` would not.
  */
 export function callRulesOf(
   allowedTools: ReadonlySet<string> | undefined,
@@ -64,5 +66,6 @@ export function callRulesOf(
   const forced = (own(choice, "type") === "function" || own(choice, "type") === "custom") && own(choice, "name");
   const allowed = allowedTools ?? (typeof forced === "string" ? new Set([forced]) : undefined);
   const mostCalls = mostCallsOf(settings);
-  return { ...(allowed && { allowedTools: allowed }), ...(mostCalls !== undefined && { mostCalls }) };
+  const rules = { ...(allowed && { allowedTools: allowed }), ...(mostCalls !== undefined && { mostCalls }) };
+  return { ...rules, failEmpty: true };
 }
