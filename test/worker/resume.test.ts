@@ -105,6 +105,28 @@ describe("resumable responses (Durable Objects)", () => {
     expect((await app.call(resumeRequest(id, "abc"), env)).status).toBe(400);
   });
 
+  it("a Last-Event-ID the response never sent as an id (-0, 01, 1e2, +1) is a 400 naming it, never read as a number", async () => {
+    const started = await app.call(streamRequest(validBody()), env);
+    const id = started.headers.get("x-response-id")!;
+    const all = (await readSSE(started)).messages;
+    // The ids it sent, and -1 (no event seen yet), each resume where they say.
+    expect((await readSSE(await app.call(resumeRequest(id, "0"), env))).messages).toEqual(all.slice(1));
+    expect((await readSSE(await app.call(resumeRequest(id, "-1"), env))).messages).toEqual(all);
+    for (const lastEventId of ["-0", "01", "00", "1e2", "+1", "1.0", "0x1", "-2"]) {
+      const refused = await app.call(resumeRequest(id, lastEventId), env);
+      expect(refused.status, lastEventId).toBe(400);
+      expect(await refused.json(), lastEventId).toMatchObject({
+        error: { code: "invalid_request", field: "Last-Event-ID", message: expect.stringContaining("Last-Event-ID") },
+      });
+    }
+    // The query parameter of EventSource polyfills, taken as sent (a header's edges are trimmed by HTTP).
+    const spaced = await app.call(new Request(`http://localhost:8787/v1/stream/${id}?lastEventId=%201`), env);
+    expect([spaced.status, ((await spaced.json()) as { error: { field: string } }).error.field]).toEqual([
+      400,
+      "lastEventId",
+    ]);
+  });
+
   it("an expired response (its time to live passed) is 404", async () => {
     const started = await app.call(streamRequest(validBody()), env);
     const id = started.headers.get("x-response-id")!;

@@ -94,12 +94,17 @@ export async function resumeStream(
   cors: Record<string, string>,
 ): Promise<Response> {
   const stub = await stubOf(pool, id);
-  const raw = request.headers.get("last-event-id") ?? new URL(request.url).searchParams.get("lastEventId") ?? "-1";
-  const lastSeen = /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
-  if (!Number.isSafeInteger(lastSeen) || lastSeen < -1)
+  const header = request.headers.get("last-event-id");
+  const field = header === null ? "lastEventId" : "Last-Event-ID";
+  const raw = header ?? new URL(request.url).searchParams.get("lastEventId") ?? "-1";
+  // An id exactly as the response sent it (`id: 12`), or -1 (none seen yet): `-0`, `01` or `1e2`
+  // is no id of it, and read as a number would resume somewhere the client never was.
+  const lastSeen = /^(?:-1|0|[1-9]\d*)$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(lastSeen))
     throw new HttpError(400, {
       code: "invalid_request",
-      message: "Last-Event-ID must be an event id of this response.",
+      field,
+      message: `${field} must be an event id of this response, as its \`id:\` lines give them (0, 1, 2, ...), or -1 for all.`,
     });
   if (request.method === "DELETE") {
     await stub.cancel(id);
