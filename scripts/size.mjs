@@ -132,7 +132,10 @@ export const BUDGET = {
   // Anthropic's), an error's as a provider error's `data` (the model's malformed call, which no
   // message may quote), only for the first candidate: Gemini's 7,314 -> 7,395 B, the other chains unchanged.
   // + 16 (fault-review, 2026-12-05): a call whose index another call takes (a new id with a name at an index still open: a block or item started twice, a retry spliced in) before its arguments closed is cut, never closed by repair at the finish (`{"city":` was a complete `{"city": null}`): 15 to 23 B in every chain (Gemini's 7,395 -> 7,412 B).
-  chain: 7 * KiB + 24 + 48 + 16 + 16 + 32 + 8 + 8 + 80 + 16,
+  // + 8 (schema-dup-budget, 2026-12-05): the accumulator gives the validator the call's arguments
+  // text, where a member name one of its objects repeats is (the value holds only the last): 4 to
+  // 7 B in every chain (Gemini's 7,412 -> 7,417 B, Anthropic's 8,239 -> 8,244, OpenAI Chat's 7,946 -> 7,951).
+  chain: 7 * KiB + 24 + 48 + 16 + 16 + 32 + 8 + 8 + 80 + 16 + 8,
   // Raised from 7.25 KiB in issue 34: the accumulator's hook for OpenAI's parallel wrapper (a
   // wrapper call held, then replaced by the calls it names; the plug-in, parallel-wrapper.ts, comes
   // only with tools): 24 B in every chain, OpenAI Chat's 7,418 -> 7,442 B (ef71ade had 6 B left).
@@ -158,7 +161,7 @@ export const BUDGET = {
   // read without `JSON.parse` (`jsonLiteralText`): `for await` over Anthropic's one-call bodies 16 to
   // 20 % less CPU (10 KB: 1.39 -> 1.13 times the floor). 7,840 -> 8,128 B; Bedrock's, which reads
   // InvokeModel with the decoder, + 300 B (9,684); streamToolCalls for Anthropic + 303 B (10,672).
-  anthropicChain: 7.5 * KiB + 16 + 32 + 8 + 24 + 8 + 72 + 288 + 40 + 16 + 8 + 24 + 8 + 16, // + 16: a displaced call cut (see `chain`, fault-review): 8,217 -> 8,239 B; + 8: a stopped call held while another stops (two blocks open at once) is ended then, not overwritten (its end lost, a fault discarded it): 8,215 -> 8,217 B; + 24 (fault-review, 2026-12-05): a payload of no event type holding an `error` (an HTTP 200 whose body is a JSON error, a gateway's `data: {"error": ...}`) is the provider's error (it was dropped: an abort alone, the provider's message lost): 8,186 -> 8,215 B; + 8: fast readers' fragments of their own (see `chain`): 8,177 -> 8,186 B; + 16: a failed turn's finish and one choice's finish (see `chain`): 8,164 -> 8,177 B; + 8: a provider's error fails the finish (see `chain`): 7,753 -> 7,762 B; + 16: moderation results, + 8: `continuationToken` (see `chain`): 7,721 -> 7,729 B
+  anthropicChain: 7.5 * KiB + 16 + 32 + 8 + 24 + 8 + 72 + 288 + 40 + 16 + 8 + 24 + 8 + 16 + 8, // + 8: the validator is given the call's arguments text (see `chain`): 8,239 -> 8,244 B; + 16: a displaced call cut (see `chain`, fault-review): 8,217 -> 8,239 B; + 8: a stopped call held while another stops (two blocks open at once) is ended then, not overwritten (its end lost, a fault discarded it): 8,215 -> 8,217 B; + 24 (fault-review, 2026-12-05): a payload of no event type holding an `error` (an HTTP 200 whose body is a JSON error, a gateway's `data: {"error": ...}`) is the provider's error (it was dropped: an abort alone, the provider's message lost): 8,186 -> 8,215 B; + 8: fast readers' fragments of their own (see `chain`): 8,177 -> 8,186 B; + 16: a failed turn's finish and one choice's finish (see `chain`): 8,164 -> 8,177 B; + 8: a provider's error fails the finish (see `chain`): 7,753 -> 7,762 B; + 16: moderation results, + 8: `continuationToken` (see `chain`): 7,721 -> 7,729 B
   // Raised from 8 KiB in issue 34: the tools OpenAI runs itself (web search, code interpreter,
   // image generation, file search) reported as provider-executed calls, a code interpreter's code
   // streamed as its input (in ResponsesBuiltInCalls, which the stage brings): 8,073 -> 8,232 B.
@@ -208,7 +211,12 @@ export const BUDGET = {
   // marks of what each schema in place evaluated (kept per value for a shared one, read once), every
   // anyOf branch walked for its keys, the keywords read and folded into additionalProperties/items
   // where nothing applies in place (which the early check then decides): 14,760 -> 15,395 B.
-  schemaPlugin: 14.3 * KiB + 128 + 656,
+  // + 360 (schema-dup-budget, 2026-12-05): a member name repeated in one object is a violation
+  // of both checks (the early one read the first value, `JSON.parse` keeps the last, so a call the
+  // final check accepted was flagged, and cancelled with abortOnViolation): a one-pass scan of the
+  // text for the final check (src/json/repeated-name.ts, about 330 B), a key seen twice for the
+  // early one: 15,395 -> 15,748 B.
+  schemaPlugin: 14.3 * KiB + 128 + 656 + 360,
   // `for await` over streamToolCalls reads the chain's events without a stream read each (issue
   // 37, `EventChannel`): about 630 B in each provider's (Bedrock 16,037 -> 16,665 B). Then the
   // non-SSE providers' without the SSE framing (Bedrock 16,665 -> 15,102 B): 15.75 KiB. Then

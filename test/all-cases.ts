@@ -89,6 +89,7 @@ import "./schema/early-validation.cases.ts";
 import "./schema/check-budget.cases.ts";
 import "./schema/json-schema-plugin.cases.ts";
 import "./schema/early-soundness.cases.ts";
+import "./schema/repeated-names.cases.ts";
 import "./schema/linear-pattern.cases.ts";
 import "./schema/pattern-budget.cases.ts";
 import "./schema/keyword-work.cases.ts";

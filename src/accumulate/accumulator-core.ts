@@ -108,8 +108,7 @@ export class ToolCallAccumulatorCore {
         const rawReason = delta.rawReason;
         if (rawReason !== null) s.rawReason = rawReason;
         if (delta.reason || rawReason !== null) s.reason = delta.reason ?? "stop";
-        // Of its other fields only those a stage names go on the finish event: a delta built by hand or adapted
-        // from an SDK may hold any key, and no other may reach the state (its flags, its calls) or the event.
+        // Of its other fields only those a stage names reach the state and event: a hand-made or SDK delta holds any key.
         for (const key of ["container", "stopSequence", "refusal", "continuationToken"] as const)
           if (delta[key]) (s as Record<typeof key, unknown>)[key] = delta[key];
         return this.#completeAll(delta.choice ?? 0);
@@ -239,6 +238,7 @@ export class ToolCallAccumulatorCore {
           index: call.index,
           choice: call.choice,
           length: call.args.length,
+          text: call.args.text,
         });
     if (issues) {
       const message = issues.message ?? `The tool arguments do not match the schema of ${call.name}.`;

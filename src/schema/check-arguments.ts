@@ -13,7 +13,16 @@ import {
   stringFailure,
   typeOf,
 } from "./schema-keywords.ts";
-import { flatten, type Marks, noMarks, type Path, report, type Run } from "./check-run.ts";
+import {
+  type CheckArgumentsOptions,
+  flatten,
+  type Marks,
+  noMarks,
+  type Path,
+  report,
+  reportRepeated,
+  type Run,
+} from "./check-run.ts";
 import { checkArray, checkObject, unevaluated } from "./check-members.ts";
 
 /**
@@ -29,15 +38,6 @@ import { checkArray, checkObject, unevaluated } from "./check-members.ts";
  * without going into it: past it (a `$ref` cycle), the schema there accepts the value.
  */
 export const MAX_IN_PLACE = 64;
-/** Options of {@link checkArguments}. */
-export interface CheckArgumentsOptions {
-  /** The name of the top value in the issues. @defaultValue "$" */
-  path?: string | undefined;
-  /** Check `format` (date-time, date, time, email, uri, uuid, ipv4, ipv6) rather than read it as an annotation. @defaultValue false */
-  assertFormats?: boolean | undefined;
-  /** The call's work budget (granted whole again after its early check); by default, the most a call may have. */
-  budget?: CheckBudget | undefined;
-}
 
 /**
  * The issues of a value against a schema (raw, compiled on first use and kept), bounded; empty
@@ -49,6 +49,7 @@ export function checkArguments(value: JsonValue, schema: unknown, options: Check
   const run: Run = { issues: [], more: 0, budget, root: options.path ?? "$", nesting: 0, cuts: 0 };
   // A schema not compiled yet (not one a validator compiled for its request) is compiled in the
   // check's budget; not at all once it is spent, so that many checks on one budget stop working.
+  if (options.text !== undefined) reportRepeated(run, options.text);
   if (!budget.exhausted)
     walk(value, compileSchema(schema, { assertFormats: options.assertFormats, budget }), undefined, run, 0);
   if (run.budget.exhausted)

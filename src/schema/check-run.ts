@@ -1,3 +1,4 @@
+import { repeatedName } from "../json/repeated-name.ts";
 import type { JsonValue } from "../shared/json.ts";
 import type { CheckBudget } from "./check-budget.ts";
 import { boundIssue, MAX_ISSUES } from "./bounded-issues.ts";
@@ -11,6 +12,18 @@ import type { StepBudget } from "./pattern/pattern-vm.ts";
  *
  * @module
  */
+
+/** Options of `checkArguments`. */
+export interface CheckArgumentsOptions {
+  /** The name of the top value in the issues. @defaultValue "$" */
+  path?: string | undefined;
+  /** Check `format` (date-time, date, time, email, uri, uuid, ipv4, ipv6) rather than read it as an annotation. @defaultValue false */
+  assertFormats?: boolean | undefined;
+  /** The call's work budget (granted whole again after its early check); by default, the most a call may have. */
+  budget?: CheckBudget | undefined;
+  /** The JSON text the value was read from: a member name one of its objects repeats is an issue. */
+  text?: string | undefined;
+}
 
 /** The most characters of a key in a path. */
 export const KEY_LENGTH = 40;
@@ -117,4 +130,21 @@ export function report(run: Run, quiet: boolean, path: Path, text: string | Keyw
     return;
   }
   run.issues.push(boundIssue(`${render(run, path)} ${typeof text === "string" ? text : text[0]}`));
+}
+
+/**
+ * Reports the first member name `text` (the JSON text the value was read from) repeats in one of
+ * its objects, wherever it is: `JSON.parse` kept its last value, the early check read the first,
+ * and I-JSON forbids it. A step per 16 characters scanned.
+ */
+export function reportRepeated(run: Run, text: string): void {
+  run.budget.steps -= 1 + (text.length >> 4);
+  const at = repeatedName(text);
+  if (at)
+    report(
+      run,
+      false,
+      at.reduce<Path>((up, key) => ({ up, key }), undefined),
+      "is a property name its object already has",
+    );
 }

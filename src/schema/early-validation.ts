@@ -64,7 +64,9 @@ export type EarlyValidation = (
  * `oneOf`, type lists and `nullable` keep every alternative alive until none is left (and a
  * `oneOf` two of whose branches match, when the value closes, is reported if those branches hold
  * only keywords decided early); `allOf`,
- * `$ref` and the schema's own keywords beside them must all hold. A value that ends up valid never
+ * `$ref` and the schema's own keywords beside them must all hold. A member name its object
+ * already has is a violation as soon as it is whole, wherever it is (the final check rejects it
+ * too, rather than keep the last value as `JSON.parse` does). A value that ends up valid never
  * gets a violation, however it is split: every check is one `checkToolArguments` makes too.
  * `unevaluatedProperties`/`unevaluatedItems` are decided early where no schema applies in place
  * beside them (as `additionalProperties`/`items`). `not`, `if`/`then`/`else`, `dependentSchemas`,

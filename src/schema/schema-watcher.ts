@@ -21,7 +21,9 @@ import { allowedFailure, codePoints, numberFailure, stringFailure } from "./sche
  * parent value that asked for it; when the top of the arguments dies, no continuation of the
  * text can match and `violation` is set, once. Every check is one the final check
  * (`checkToolArguments`) makes too, at the first event that decides it, so a value that ends up
- * valid never gets a violation. What is left to the final check: `pattern`, `format`,
+ * valid never gets a violation. A member name its object already has is a violation wherever it
+ * is (the final check, told the text, reports it too: `JSON.parse` keeps the last value, this
+ * check read the first). What is left to the final check: `pattern`, `format`,
  * `minLength` and `multipleOf`-like checks until their value closes (and `oneOf` matching more
  * than one, when the branches that match are decided early); `not`, `if`, `contains`,
  * `uniqueItems`, `dependentSchemas`, and `unevaluatedProperties`/`unevaluatedItems` beside schemas
@@ -116,8 +118,17 @@ export class SchemaWatcher implements JsonParserListener {
     this.#checkKey(depth, object, name.slice(object.checked), true);
     if (this.#stopped) return;
     object.checked = 0;
-    object.keys!.add(name);
     object.nextPath = `${object.path}/${pointerToken(name)}`;
+    // Wherever it is, schema or none: the final check reads the last value, this the first.
+    if (object.keys!.has(name)) {
+      this.violation = {
+        code: "schema-mismatch",
+        message: "A property name its object already has.",
+        path: object.nextPath,
+      };
+      return;
+    }
+    object.keys!.add(name);
     const next: Condition[] = (object.next = []);
     for (const [i, c] of object.conditions.entries()) {
       const s = c.schema;

@@ -189,8 +189,10 @@ type Named = { function?: { name: string }; custom?: { name: string }; name?: st
  * Checks the final arguments of a completed call: readable reasons when they are rejected,
  * `undefined` when they are accepted. The `validate` plug-in of `ToolCallAccumulator`, which
  * says which `call` it is: the response it belongs to (the accumulator itself, which the early
- * check is given too, so that the two checks of a call share its work budget), its event `index`
- * and `choice`, and the length of its arguments text. The reasons' `message`, when set, is the
+ * check is given too, so that the two checks of a call draw on its work budget), its event `index`
+ * and `choice`, the length of its arguments text, and that text as it came (where a member name
+ * repeated in one of its objects is, which the value holds once: the schema checks reject it,
+ * early and final). The reasons' `message`, when set, is the
  * error's message in place of "The tool arguments do not match the schema of ..." (a call to a
  * tool the request did not declare says so); their `code`, when set, the error's code in place
  * of `schema-mismatch` (`validation-budget-exceeded`: the check ran out of the call's work
@@ -199,7 +201,7 @@ type Named = { function?: { name: string }; custom?: { name: string }; name?: st
 export type ToolArgumentsValidator = (
   name: string,
   value: JsonValue,
-  call?: { response: object; index: number; choice: number; length: number },
+  call?: { response: object; index: number; choice: number; length: number; text?: string | undefined },
 ) =>
   | (string[] & { message?: string | undefined; code?: "schema-mismatch" | "validation-budget-exceeded" | undefined })
   | undefined;

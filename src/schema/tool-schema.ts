@@ -53,10 +53,13 @@ export function schemasByName(tools: readonly ToolDefinition[]): Map<string, Too
 /**
  * The `validate` plug-in for the request's tools (OpenAI, Responses or Anthropic shape): a call
  * whose arguments violate its tool's schema, or whose name is not one of the tools, is rejected
- * (the accumulator makes it an `invalid-tool-call` of code `schema-mismatch`). Tools without a
- * schema accept any arguments, and so do tools given by a validator (`{ name, schema }`): their
- * validator is the judge of their arguments, in the `validateToolCalls` step (its JSON Schema
- * may be stricter than it, as for a value it coerces). `streamToolCalls` does both for its
+ * (the accumulator makes it an `invalid-tool-call` of code `schema-mismatch`), and so is one whose
+ * arguments text (the accumulator gives it) repeats a member name in one of its objects, wherever
+ * it is: `JSON.parse` keeps the last value, the early check reads the first, so neither is
+ * trusted (I-JSON forbids it). Tools without a schema accept any arguments, and so do tools given
+ * by a validator (`{ name, schema }`): their validator is the judge of their arguments, in the
+ * `validateToolCalls` step (its JSON Schema may be stricter than it, as for a value it coerces,
+ * or for a name repeated, which the early check reports). `streamToolCalls` does both for its
  * `tools` option.
  *
  * @example
@@ -82,7 +85,7 @@ export function toolSchemaValidator(
     const schema = schemas.get(name);
     if (schema !== undefined) {
       const check = (budget: CheckBudget): ReturnType<ToolArgumentsValidator> => {
-        const issues = checkArguments(value, schema, { ...options, budget });
+        const issues = checkArguments(value, schema, { ...options, budget, text: call?.text });
         if (!budget.exhausted) return issues.length > 0 ? issues : undefined;
         const message = `The arguments of ${name} could not be checked against its schema within their work budget of ${thousands(budget.granted)} steps.`;
         return Object.assign(issues, { message, code: "validation-budget-exceeded" as const });
@@ -116,6 +119,13 @@ export interface CheckToolArgumentsOptions extends ToolSchemaCheckOptions {
    * @defaultValue a fresh `CheckBudget` of 2,000,000 steps
    */
   budget?: CheckBudget | undefined;
+  /**
+   * The JSON text the value was read from: a member name repeated in one of its objects (which
+   * RFC 8259 says should not be, I-JSON must not, and `JSON.parse` reads as its last value) is an
+   * issue, as the accumulator's checks report it. Without it only the value is checked.
+   * @defaultValue none
+   */
+  text?: string | undefined;
 }
 
 /**
@@ -154,6 +164,9 @@ export interface CheckToolArgumentsOptions extends ToolSchemaCheckOptions {
  * ```ts
  * checkToolArguments({ city: 1 }, { type: "object", properties: { city: { type: "string" } }, required: ["city", "unit"] });
  * // ["$.unit is required", "$.city must be string, not number"]
+ * const text = '{"city":"Paris","city":1}';
+ * checkToolArguments(JSON.parse(text), { type: "object" }, { text });
+ * // ["$.city is a property name its object already has"]
  * ```
  */
 export function checkToolArguments(
