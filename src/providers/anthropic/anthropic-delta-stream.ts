@@ -235,8 +235,8 @@ export class AnthropicDecoder implements ProviderDecoder {
   /** A fragment of an open tool block's input. */
   #onInput(index: number, text: string, emit: Emit): void {
     const block = this.#toolBlocks.get(index);
-    if (!block) return;
-    block.initialInput = undefined;
+    if (block) block.initialInput = undefined;
+    else this.#release(); // a fragment of no open block (before its start, or stray): passed on, never dropped
     emit({ type: "tool-call-chunk", index, argumentsDelta: text });
   }
 

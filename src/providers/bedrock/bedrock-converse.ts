@@ -162,7 +162,8 @@ export class BedrockConverseDecoder {
     const text = nonEmptyString(delta["text"]);
     if (text) emit({ type: "text-delta", text });
     const toolUse = delta["toolUse"];
-    if (isRecord(toolUse) && block.tool) {
+    // A fragment before its block's start is passed on, never dropped: the call its start names, else one of no name.
+    if (isRecord(toolUse)) {
       const input = toolUse["input"];
       const fragment = typeof input === "string" ? input : isRecord(input) && this.#write(input);
       if (fragment) emit({ type: "tool-call-chunk", index, argumentsDelta: fragment });
