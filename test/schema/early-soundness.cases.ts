@@ -112,23 +112,27 @@ group("Early schema validation: a oneOf inside a oneOf", (test) => {
 });
 
 group("Early schema validation: a branch with a keyword the checks do not read", (test) => {
-  test("a oneOf branch of no subschema but an unread keyword is never counted as a sure match", () => {
-    // A reviewer's probe on 10b37abd: such a branch (a leaf, kept out of settleFlags) stayed
-    // decided though not exact, so `{"a":1,"b":2}` matched "more than one" early, the final check
-    // accepting it (and with abortOnViolation a valid answer was aborted).
+  test("a oneOf branch that matches only because its $dynamicRef is unread is never counted as a sure match", () => {
+    // A reviewer's probe on 10b37abd: a branch holding a keyword the checks skip stayed decided
+    // though not exact, so `{"a":1,"b":2}` matched "more than one" early, the final check accepting
+    // it (and with abortOnViolation a valid answer was aborted). The keyword was unevaluatedProperties
+    // until the checks read it; `$dynamicRef` is still unread: here it reaches a schema that closes
+    // the object, so the first branch fails in JSON Schema and only the second matches.
+    const closed = { $defs: { closed: { $dynamicAnchor: "closed", unevaluatedProperties: false } } };
     const schema = {
       type: "object",
       oneOf: [
-        { type: "object", required: ["a"], unevaluatedProperties: false },
+        { type: "object", required: ["a"], $dynamicRef: "#closed" },
         { type: "object", required: ["a"] },
       ],
+      ...closed,
     };
-    for (const nested of [schema, { type: "object", properties: { p: schema } }]) {
-      const text = nested === schema ? '{"a":1,"b":2}' : '{"p":{"a":1,"b":2}}';
-      const watcher = new SchemaWatcher(nested);
+    for (const root of [schema, { type: "object", properties: { p: schema } }]) {
+      const text = root === schema ? '{"a":1,"b":2}' : '{"p":{"a":1,"b":2}}';
+      const watcher = new SchemaWatcher(root);
       new IncrementalJsonParser({ listener: watcher }).feed(text);
       assert(watcher.violation === undefined, JSON.stringify(watcher.violation));
-      assert(checkToolArguments(JSON.parse(text) as JsonValue, nested as ToolSchema).length === 0, "valid");
+      assert(checkToolArguments(JSON.parse(text) as JsonValue, root as ToolSchema).length === 0, "valid");
     }
   });
 });

@@ -116,11 +116,18 @@ group("checkToolSchema: what only a $ref reaches is checked too", (test) => {
 group("$refs back into a schema being compiled, and $refs under an $id of its own", (test) => {
   test("a oneOf branch that $refs a schema still being compiled is not taken for exact", () => {
     // Before: the schema a `$ref` reached while it was still being compiled was read as exact (the
-    // default), so a branch that fails only by a keyword the checks skip (unevaluatedProperties)
-    // counted as matching: `{kid: {extra: 1}}` "matches more than one of the allowed shapes".
+    // default), so a branch that fails only by a keyword the checks skip counted as matching:
+    // `{kid: {extra: 1}}` "matches more than one of the allowed shapes". That keyword was
+    // unevaluatedProperties until the checks read it; `$dynamicRef` (to a schema closing the object) is still skipped.
     const kid = { oneOf: [{ $ref: "#" }, { type: "object", required: ["extra"] }] };
+    const closed = { $dynamicAnchor: "closed", unevaluatedProperties: false };
     const root = JSON.parse(
-      JSON.stringify({ type: "object", properties: { name: { type: "string" }, kid }, unevaluatedProperties: false }),
+      JSON.stringify({
+        type: "object",
+        properties: { name: { type: "string" }, kid },
+        $dynamicRef: "#closed",
+        $defs: { closed },
+      }),
     );
     assertEquals(checkToolArguments({ kid: { extra: 1 } }, root), []);
     // The same through `$defs`: a cycle of `$ref`s, which had the stale flag before too.
@@ -131,8 +138,9 @@ group("$refs back into a schema being compiled, and $refs under an $id of its ow
         N: {
           type: "object",
           properties: { kid: { oneOf: [{ $ref: "#/$defs/N" }, { type: "object", required: ["extra"] }] } },
-          unevaluatedProperties: false,
+          $dynamicRef: "#closed",
         },
+        closed,
       },
     } as ToolSchema;
     assertEquals(checkToolArguments({ root: { kid: { extra: 1 } } }, cycle), []);
