@@ -131,14 +131,13 @@ describe("POST /v1/responses with a web search tool", () => {
     });
   });
 
-  it("is dropped, as before, where OpenAI would refuse it or the provider has none, or the client says none", async () => {
+  it("is dropped, as before, where OpenAI would refuse it or the provider has none", async () => {
     const search: Tool = { type: "web_search" };
     const cases: [string, Tool, ResponseCreateParamsStreaming["tool_choice"]][] = [
       ["openai/gpt-4o", search, undefined], // no search model: OpenAI refuses web_search_options
       ["openai/gpt-4o", LIMITED, undefined], // nor does it search without them: no search at all
       ["anthropic/claude-sonnet-4-5", search, undefined],
       ["anthropic/claude-sonnet-4-5", LIMITED, undefined],
-      [SEARCH_MODEL, search, "none"],
     ];
     for (const [model, tool, choice] of cases) {
       const { body } = await responses(model, [tool], choice);
@@ -179,6 +178,26 @@ describe("POST /v1/responses with a web search tool", () => {
     // An empty list limits nothing: the search is sent.
     const { body } = await responses(SEARCH_MODEL, [{ type: "web_search", filters: { allowed_domains: [] } }]);
     expect(body["web_search_options"]).toEqual({});
+  });
+
+  it("with tool_choice none, is a 400 naming tool_choice with a search model, which searches anyway (OpenAI's web search guide)", async () => {
+    const upstream = searchModel();
+    const stream = openAIClient(upstream, ENV).responses.stream({
+      model: SEARCH_MODEL,
+      input: QUESTION,
+      tools: [{ type: "web_search" }],
+      tool_choice: "none",
+    });
+    await expect(stream.finalResponse()).rejects.toMatchObject({
+      status: 400,
+      param: "tool_choice",
+      message: expect.stringContaining("searches the web on every request"),
+    });
+    expect(upstream.requests).toEqual([]);
+    // Without a search tool nothing asks for no search: the model the client chose searches.
+    const lookup: Tool = { type: "function", name: "lookup", parameters: { type: "object" }, strict: false };
+    const { body } = await responses(SEARCH_MODEL, [lookup], "none");
+    expect(body["web_search_options"]).toBeUndefined();
   });
 
   it("is a 400 naming the field of the tool at fault", async () => {

@@ -182,4 +182,15 @@ describe("/v1/messages with Anthropic's web search, to an OpenAI upstream", () =
     const none = await ask(RESPONSES, [OWN, SEARCH], { type: "none" });
     expect(JSON.stringify(none.body)).not.toContain("web_search");
   });
+
+  it("tool_choice none with a web search tool, to an OpenAI Chat search model (it searches anyway): a 400 at tool_choice.type, listed or not", async () => {
+    for (const env of [ENV, { ...ENV, ANTHROPIC_SERVER_TOOLS: "" }]) {
+      const { body, error } = await ask(CHAT_SEARCH, [OWN, SEARCH], { type: "none" }, env);
+      expect([body, error]).toEqual([undefined, expect.objectContaining({ status: 400 })]);
+      expect((error as Error).message).toContain("tool_choice.type");
+    }
+    // No search tool: no search was asked against; the model the client chose searches.
+    const { error } = await ask(CHAT_SEARCH, [OWN], { type: "none" });
+    expect(error).toBeUndefined();
+  });
 });

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { invalidField } from "../response/json-error.ts";
+import { type HttpError, invalidField } from "../response/json-error.ts";
 import { requestSettings } from "./request-settings.ts";
 
 /**
@@ -46,3 +46,20 @@ export function checkSearchModel(provider: string, model: string): void {
     "`model` is an OpenAI search model, which searches the web on every request, billed to this deployment's key: this Worker sends one only when its OPENAI_SERVER_TOOLS setting lists web_search.",
   );
 }
+
+/**
+ * The 400 at `field` for a choice of no tool (`tool_choice` none) beside a web search tool, to an
+ * OpenAI Chat search model: it searches the web on every request, whatever the choice (OpenAI's
+ * web search guide: with Chat Completions the model always retrieves from the web before it
+ * answers), so the search the client turned off would run, billed to the deployment's key.
+ *
+ * @example
+ * ```ts
+ * throw searchNotRefusable("tool_choice");
+ * ```
+ */
+export const searchNotRefusable = (field: string): HttpError =>
+  invalidField(
+    field,
+    `\`${field}\` is none beside a web search tool, but an OpenAI Chat search model searches the web on every request, which no tool_choice can stop: use a model that does not search, or leave the web search tool out.`,
+  );

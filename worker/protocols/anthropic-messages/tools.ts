@@ -6,7 +6,8 @@
  * lists their kind (the type without its date) in `ANTHROPIC_SERVER_TOOLS`, else dropped, as no
  * other provider has them; but web search, when listed, reaches an OpenAI search model or
  * Responses model as its own (../web-search.ts), a `tool_choice` naming it as `required` (Responses
- * takes no choice of `web_search` by name) or none (a search model always searches). A
+ * takes no choice of `web_search` by name) or none (a search model always searches: `tool_choice`
+ * none beside one is a 400). A
  * `tool_choice` naming a dropped one is a 400 that says so: Claude Code's WebSearch forces its
  * `web_search` tool that way, and would otherwise get an answer that never searched.
  *
@@ -16,6 +17,7 @@ import { invalidField } from "../../response/json-error.ts";
 import { isObject, own } from "../../request/json-fields.ts";
 import type { JsonObject, StreamRequest } from "../../request/stream-request.ts";
 import { upstreamProviders } from "../../upstream/providers/index.ts";
+import { isChatSearchModel, searchNotRefusable } from "../../request/search-models.ts";
 import { arrayAt, chosenToolAt, objectAt, type WireTool } from "../client-request.ts";
 import { toolNameIn } from "../tool-names.ts";
 import { checkMessagesSearchLimits, type MappedSearch, messagesWebSearchOf, searchTool } from "../web-search.ts";
@@ -72,8 +74,14 @@ export function messagesTools(
           return [];
         });
   const choice = own(fields, "tool_choice");
-  // No search when the client says no tool (as for a Chat or Responses client).
-  if (isObject(choice) && own(choice, "type") === "none") search = undefined;
+  // No search when the client says no tool (as for a Chat or Responses client); a Chat search
+  // model, which searches on every request, cannot say none to one it was offered.
+  if (isObject(choice) && own(choice, "type") === "none") {
+    const offered = [...named.values()].some((type) => /^web_search_\d{8}$/.test(type));
+    if (offered && searchTo && isChatSearchModel(searchTo.provider, searchTo.model))
+      throw searchNotRefusable("tool_choice.type");
+    search = undefined;
+  }
   const chosen = serverChoice(choice, tools, named, server, search?.name);
   const oneCall = oneCallOf(choice);
   if (search) {

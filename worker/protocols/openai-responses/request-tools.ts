@@ -17,7 +17,7 @@ import { customFormatAt, customParameters, responsesCustomTool } from "../custom
 import { builtInToolOf, chosenBuiltIn } from "./built-in-tools.ts";
 import { mcpToolName, mcpToolOf } from "./mcp-items.ts";
 import { toolCallingToolOf } from "./program-items.ts";
-import { isChatSearchModel } from "../../request/search-models.ts";
+import { isChatSearchModel, searchNotRefusable } from "../../request/search-models.ts";
 import {
   checkChatSearchLimits,
   responsesWebSearchAt,
@@ -139,8 +139,9 @@ const tooManyTools = (path: string): HttpError =>
  * OpenAI Chat's `web_search_options`, for an OpenAI Chat search model (its id names `search`:
  * `gpt-4o-search-preview`, `gpt-5-search-api`), which searches with them; OpenAI refuses them
  * with its other models, and every other provider has none, so the tool is dropped there, as
- * clients send it by default. Not when `tool_choice` is `none` or lists the allowed tools (a
- * search is no tool it can name), nor unless `OPENAI_SERVER_TOOLS` lists `web_search` (`listed`).
+ * clients send it by default. Not when `tool_choice` lists the allowed tools (a search is no tool
+ * it can name), nor unless `OPENAI_SERVER_TOOLS` lists `web_search` (`listed`); `tool_choice` none
+ * beside a search tool is a 400 ({@link searchNotRefusable}): the model would search all the same.
  * A search tool limiting the search in a way Chat cannot say (`external_web_access: false`,
  * `filters.allowed_domains`) is a 400 naming it, whatever the choice ({@link checkChatSearchLimits}):
  * a search model searches the whole live web on every request, `tool_choice` none included.
@@ -154,7 +155,8 @@ export function webSearchOf(
   if (!isChatSearchModel(provider, model) || !listed.has("web_search") || !Array.isArray(tools)) return undefined;
   const searches = (tool: unknown) => isObject(tool) && WEB_SEARCH_TOOLS.has(String(own(tool, "type")));
   tools.forEach((tool, i) => searches(tool) && checkChatSearchLimits(tool as Record<string, unknown>, `tools[${i}]`));
-  if (choice === "none" || (isObject(choice) && own(choice, "type") === "allowed_tools")) return undefined;
+  if (choice === "none" && tools.some(searches)) throw searchNotRefusable("tool_choice");
+  if (isObject(choice) && own(choice, "type") === "allowed_tools") return undefined;
   const at = tools.findIndex(searches);
   return at < 0 ? undefined : responsesWebSearchAt(tools[at] as Record<string, unknown>, `tools[${at}]`);
 }
