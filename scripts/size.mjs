@@ -9,7 +9,7 @@
 //   - `streamToolCalls` imported from a provider's subpath (the whole one-call API for that
 //     provider) exceeds its budget (issue 36), or
 //   - the JSON Schema plug-in (`jsonSchema` from `tool-call-stream/schema`, the final and the
-//     early check) exceeds 14.3 KiB + 784 B.
+//     early check) exceeds 14.3 KiB + 1,784 B.
 // Needs `npm run build` first (it measures dist/, which is what the package ships).
 // With `--package <dir>`, it measures the package as installed in the project <dir> (what
 // scripts/check-tarball.mjs does with the packed tarball), resolved as a consumer's bundler does.
@@ -216,7 +216,12 @@ export const BUDGET = {
   // final check accepted was flagged, and cancelled with abortOnViolation): a one-pass scan of the
   // text for the final check (src/json/repeated-name.ts, about 330 B), a key seen twice for the
   // early one: 15,395 -> 15,748 B.
-  schemaPlugin: 14.3 * KiB + 128 + 656 + 360,
+  // + 640 (schema-refs): `$ref`s by anchor (`$anchor`, `$dynamicAnchor`, draft 6/7's
+  // `$id: "#name"`) and by the URI of an `$id` the schema holds, resolved with the URL API
+  // (src/schema/schema-resources.ts: the document's resources and anchors, found once per schema
+  // when a `$ref` first names one, bounded by the compilation's steps); both accepted anything, and
+  // checkToolSchema refused them (a 400 for valid tools): 15,748 -> 16,407 B.
+  schemaPlugin: 14.3 * KiB + 128 + 656 + 360 + 640,
   // `for await` over streamToolCalls reads the chain's events without a stream read each (issue
   // 37, `EventChannel`): about 630 B in each provider's (Bedrock 16,037 -> 16,665 B). Then the
   // non-SSE providers' without the SSE framing (Bedrock 16,665 -> 15,102 B): 15.75 KiB. Then

@@ -4,6 +4,7 @@ import { MAX_IN_PLACE } from "./check-arguments.ts";
 import { compileLimit, compileSchema } from "./compiled-schema.ts";
 import { appliesTooDeepInPlace } from "./in-place-depth.ts";
 import { dialectOf, legacy, pointerTarget, pointerTokens, resource } from "./schema-reading.ts";
+import { refStart } from "./schema-resources.ts";
 import { linearPattern } from "./pattern/linear-pattern.ts";
 import { PatternBudget } from "./pattern-budget.ts";
 import {
@@ -34,6 +35,10 @@ export interface CheckToolSchemaOptions {
 
 /** A resource `$ref`s resolve against (the root, or a schema with an `$id` of its own), and its path. */
 type Base = readonly [unknown, string];
+
+/** A `$ref`, its path, the resource it is in, and whether the checks read it. */
+type Ref = [string, string, Base, boolean];
+const REMOTE = "must be a local reference (#/$defs/..., #name, or an $id's URI): remote ones are not followed";
 
 /** Keywords whose value is one schema. */
 const ONE = [
@@ -67,9 +72,10 @@ const COUNTS = "minLength maxLength minItems maxItems minProperties maxPropertie
  * where they go, `pattern` and `patternProperties` valid ECMAScript regular expressions of at most
  * 1,000 characters that run in linear time (no backreference, lookahead or lookbehind, at most
  * 20,000 instructions once counted repetitions are written out, their Unicode property escapes
- * and, with the request's other patterns, their instructions within `options.patterns`), `$ref` a local pointer (no `#name`) into its
- * resource (the schema, or the nearest schema around it with an `$id` of its own; one only in an
- * unused `$defs` entry, which the checks never follow, is not refused), and the schema holds at
+ * and, with the request's other patterns, their instructions within `options.patterns`), `$ref` a JSON Pointer into its
+ * resource (the schema, or the nearest schema around it with an `$id` of its own), an anchor (`#name`) in it, or the
+ * URI of an `$id` the schema holds, not a remote one (one only in an unused `$defs` entry, which
+ * the checks never follow, is not refused), and the schema holds at
  * most 20,000 schemas nested at most 64 deep (at most 1,000 through its `$ref`s), compiling in at
  * most 4,000,000 steps, applying at most 64 in place one inside another and none in a cycle (which
  * the checks would stop at, and accept). A schema only a `$ref` reaches (under a keyword JSON
@@ -100,7 +106,11 @@ export function checkToolSchema(
   // them), and those `$ref`s point to with their paths and resources: one reached only through a
   // `$ref` (under a keyword JSON Schema does not have, in an `enum` value) is checked too, once.
   const seen = new Map<unknown, Map<unknown, boolean>>();
-  const targets: [unknown, string, Base, boolean][] = [];
+  const refs: Ref[] = [];
+  const targets: [unknown, string, number, Base, boolean][] = [];
+  // Where each schema with an `$id` or an anchor is, for the `$ref`s that name it.
+  const paths = new Map<unknown, string>([[schema, path]]);
+  const budget = { steps: MAX_COMPILE_STEPS };
   const report = (at: string, message: string): void => {
     if (state.issues.length < MAX_ISSUES) state.issues.push({ path: boundIssue(at), message });
     else state.more++;
@@ -161,36 +171,33 @@ export function checkToolSchema(
           if (problem) report(`${field("patternProperties")}${member(key)}`, problem);
         }
     }
-    if (has("$ref")) {
-      const ref = value["$ref"];
-      const refuse = (message: string): void => {
-        if (read) report(field("$ref"), message);
-      };
-      const tokens = typeof ref === "string" ? pointerTokens(ref) : undefined;
-      if (typeof ref !== "string") say(field("$ref"), "must be a string");
-      else if (!ref.startsWith("#")) refuse("must be a local reference (#/$defs/...): remote ones are not followed");
-      // `#name` (an `$anchor`, draft 7's `$id: "#name"`) is not read: it would accept anything.
-      else if (!tokens) refuse("must be a JSON Pointer (#/$defs/...): anchors (#name) are not followed");
-      else {
-        // The pointer's path from its resource, and the last resource it goes through.
-        let [to, i, reached] = [base[1], 0, base];
-        const target = pointerTarget(base[0], ref, (at) => {
-          to += segment(tokens[i++]!);
-          if (resource(at, dialect)) reached = [at, to];
-        });
-        if (target === undefined)
-          refuse(`points to nothing in ${base[0] === schema ? "the schema" : `the schema of its $id (${base[1]})`}`);
-        else targets.push([target, to, reached, read]);
-      }
-    }
+    // A pointer now, a name or URI once the walk has seen where each anchor and `$id` is.
+    const ref: Ref = [value["$ref"] as string, field("$ref"), base, read];
+    if (typeof ref[0] === "string" && has("$ref")) pointerTokens(ref[0]) ? follow(ref) : refs.push(ref);
+    else if (has("$ref")) say(field("$ref"), "must be a string");
+    if (!paths.has(value) && ["$id", "$anchor", "$dynamicAnchor"].some(has)) paths.set(value, at);
+  };
+  const follow = ([ref, at, base, read]: Ref): void => {
+    const refuse = (message: string): void => void (read && report(at, message));
+    const [home, start, pointer] = refStart(ref, schema, dialect, base[0], budget);
+    const tokens = pointerTokens(pointer);
+    if (!tokens) return budget.steps < 0 ? undefined : refuse(REMOTE);
+    // The pointer's path from its resource, and the last resource it goes through.
+    const from = (at: unknown): Base => [at, at === base[0] ? base[1] : (paths.get(at) ?? path)];
+    let [to, i, reached] = [from(start)[1], 0, from(home)];
+    const target = pointerTarget(start, pointer, (at) => {
+      to += segment(tokens[i++]!);
+      if (resource(at, dialect)) reached = [at, to];
+    });
+    if (target !== undefined) targets.push([target, to, 1, reached, read]);
+    else refuse(`points to nothing in ${home === schema ? "the schema" : `the schema of its $id (${reached[1]})`}`);
   };
   try {
     visit(schema, path, 0, [schema, path], true);
     // Compiled where it is reached, each at depth 1 (as the compilation reads them).
-    for (let i = 0; i < targets.length; i++) {
-      const [target, at, base, read] = targets[i]!;
-      visit(target, at, 1, base, read);
-    }
+    for (let i = 0, j = 0; i < targets.length || j < refs.length; )
+      if (j < refs.length) follow(refs[j++]!);
+      else visit(...targets[i++]!);
     // A `$ref` may point where the walk above does not go (under a keyword it does not know): the
     // compilation counts those patterns' escapes too.
     const refused = patterns.refused;

@@ -2,6 +2,7 @@ import type { JsonValue } from "../shared/json.ts";
 import { isRecord } from "../shared/values.ts";
 import { allowedValues } from "./allowed-values.ts";
 import { count, dialectOf, finite, legacy, own, pointerTarget, readDependencies, resource } from "./schema-reading.ts";
+import { refStart } from "./schema-resources.ts";
 import { type Kids, settleFlags } from "./schema-flags.ts";
 import type { StepBudget } from "./pattern/pattern-vm.ts";
 import type { PatternBudget } from "./pattern-budget.ts";
@@ -32,17 +33,15 @@ export type { SchemaNode } from "./schema-node.ts";
  * @module
  */
 
-const TYPES = new Set(["object", "array", "string", "number", "integer", "boolean", "null"]);
+const TYPES = new Set("object array string number integer boolean null".split(" "));
 /** The keywords the checks read, and those that never restrict (annotations, declarations). */
 const KNOWN = new Set(
-  (
-    "type enum const nullable minimum maximum exclusiveMinimum exclusiveMaximum multipleOf minLength maxLength " +
-    "pattern format items prefixItems additionalItems minItems maxItems uniqueItems contains minContains " +
-    "maxContains properties patternProperties additionalProperties required minProperties maxProperties " +
-    "dependentRequired dependentSchemas dependencies propertyNames $ref $defs definitions allOf anyOf oneOf not " +
-    "if then else title description default examples $comment deprecated readOnly writeOnly contentMediaType " +
-    "contentEncoding contentSchema $schema $id $anchor $dynamicAnchor unevaluatedProperties unevaluatedItems"
-  ).split(" "),
+  `type enum const nullable minimum maximum exclusiveMinimum exclusiveMaximum multipleOf minLength maxLength
+pattern format items prefixItems additionalItems minItems maxItems uniqueItems contains minContains maxContains
+properties patternProperties additionalProperties required minProperties maxProperties dependentRequired
+dependentSchemas dependencies propertyNames $ref $defs definitions allOf anyOf oneOf not if then else title
+description default examples $comment deprecated readOnly writeOnly contentMediaType contentEncoding
+contentSchema $schema $id $anchor $dynamicAnchor unevaluatedProperties unevaluatedItems`.split(/\s/),
 );
 
 /** How a schema is compiled. */
@@ -90,6 +89,7 @@ interface Context {
   base: unknown;
   /** The draft the root declares ({@link dialectOf}). */
   dialect: number;
+  root: unknown;
   count: number;
   /** The work of the compilation: a step per keyword, per item of a keyword's list, per character of a pointer or a pattern. */
   budget: StepBudget;
@@ -121,6 +121,7 @@ function compileRoot(schema: unknown, options: CompileOptions): SchemaNode {
     kids: new Map(),
     base: schema,
     dialect: dialectOf(schema),
+    root: schema,
     count: 0,
     budget: { steps: MAX_COMPILE_STEPS },
     assertFormats: options.assertFormats === true,
@@ -252,7 +253,6 @@ function compile(given: unknown, context: Context, depth: number): SchemaNode {
   // From here on, the schemas it applies to its own value (dependentSchemas to its object).
   const placed = kids.length;
   readDependencies(schema, node, child, strings);
-
   if (typeof ref === "string") kids.push((node.ref = resolve(ref, context, depth)));
   node.allOf = list(own(schema, "allOf"));
   node.anyOf = list(own(schema, "anyOf"));
@@ -281,15 +281,15 @@ function compile(given: unknown, context: Context, depth: number): SchemaNode {
 }
 
 /**
- * A local `$ref` (`#`, `#/$defs/name`, `#/definitions/name`, or any JSON Pointer into the same
- * resource: the root, or the nearest schema with an `$id`, a pointer through one reaching into it), compiled once per schema it points to,
- * however the pointer is spelled (`#/$defs/a`, `#/%24defs/a`, `#/$defs/%61` are one); a remote or
- * dangling one accepts anything.
+ * A `$ref` (a pointer, an anchor, or an `$id`'s URI: see refStart), compiled once per schema it points
+ * to, however spelled (`#/$defs/a`, `#/%24defs/a`, `#/$defs/%61` are one); a remote or dangling one accepts anything.
  */
 function resolve(ref: string, context: Context, depth: number): SchemaNode {
-  context.budget.steps -= 1 + ref.length;
   const [nesting, base] = [context.nesting, context.base];
-  const target = pointerTarget(base, ref, (at) => {
+  context.budget.steps -= 1 + ref.length;
+  const [home, start, pointer] = refStart(ref, context.root, context.dialect, base, context.budget);
+  context.base = home;
+  const target = pointerTarget(start, pointer, (at) => {
     if (resource(at, context.dialect)) context.base = at;
   }); // dangling: unread
   // Compiled where reached, on the stack: a chain of thousands of `$ref`s is bounded (and refused).

@@ -145,14 +145,16 @@ export interface CheckToolArgumentsOptions extends ToolSchemaCheckOptions {
  * and items that neither the schema's own keywords nor a schema it applies in place and that holds
  * evaluated: `allOf`, `anyOf`, `oneOf`, `if`/`then`/`else`, `dependentSchemas`, `$ref`; not `not`),
  * `allOf`, `anyOf`, `oneOf`, `not`,
- * `if`/`then`/`else`, boolean schemas, and local `$ref`s (`#`, `#/$defs/...`, `#/definitions/...`,
- * any JSON Pointer into the resource the `$ref` is in: the schema, or the nearest schema around it
- * with an `$id` of its own (not one beside a `$ref` when the root's `$schema` says draft 7 or
- * older); a `$ref` cycle that never goes into the value stops after 64 steps).
- * Every other keyword applies together with its siblings. Other keywords (`$dynamicRef`, `$anchor` and
- * references to anchors, remote references (to an `$id`'s URI too), the content keywords) are
- * ignored: they never reject a value, and one that applies in place (`$dynamicRef`, a remote
- * `$ref`) may have evaluated any key or item.
+ * `if`/`then`/`else`, boolean schemas, and `$ref`s within the schema (`#`, `#/$defs/...`,
+ * `#/definitions/...`, any JSON Pointer into the resource the `$ref` is in: the schema, or the
+ * nearest schema around it with an `$id` of its own (not one beside a `$ref` when the root's
+ * `$schema` says draft 7 or older); an anchor, `#name`, of `$anchor`, `$dynamicAnchor` or draft
+ * 6/7's `$id: "#name"`, in that resource; the URI of any `$id` the schema holds, resolved against
+ * the `$id`s around it, with a pointer or an anchor after it; a `$ref` cycle that never goes into
+ * the value stops after 64 steps). Every other keyword applies together with its siblings. Other
+ * keywords (`$dynamicRef`, whose scope depends on the path taken: not followed; remote references,
+ * the content keywords) are ignored: they never reject a value, and one that applies in place
+ * (`$dynamicRef`, a remote `$ref`) may have evaluated any key or item.
  *
  * Never throws: a schema or keyword it cannot read accepts (use `checkToolSchema` to refuse such
  * a schema at the request). The schema is compiled on first use and kept for that schema object

@@ -155,12 +155,13 @@ group("checkToolSchema: a tool's schema checked at the request, by field", (test
       'tools[0].parameters.properties["odd key"].$ref: points to nothing in the schema',
       'tools[0].parameters.patternProperties["["]: is not a valid regular expression (ECMAScript, u flag)',
     ]);
-    // An anchor was "points to nothing", though the name may well be there (it is not followed).
-    assertEquals(at({ $defs: { a: { $anchor: "item", type: "string" } }, properties: { p: { $ref: "#item" } } }), [
-      "tools[0].parameters.properties.p.$ref: must be a JSON Pointer (#/$defs/...): anchors (#name) are not followed",
+    // An anchor is followed in its resource; one the schema lacks points to nothing.
+    assertEquals(at({ $defs: { a: { $anchor: "item", type: "string" } }, properties: { p: { $ref: "#item" } } }), []);
+    assertEquals(at({ $defs: { a: { $anchor: "item" } }, properties: { p: { $ref: "#items" } } }), [
+      "tools[0].parameters.properties.p.$ref: points to nothing in the schema",
     ]);
     assertEquals(at({ $ref: "https://example.com/s.json" }), [
-      "tools[0].parameters.$ref: must be a local reference (#/$defs/...): remote ones are not followed",
+      "tools[0].parameters.$ref: must be a local reference (#/$defs/..., #name, or an $id's URI): remote ones are not followed",
     ]);
   });
 

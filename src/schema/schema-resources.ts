@@ -1,0 +1,136 @@
+import { isRecord } from "../shared/values.ts";
+import { legacy, own, pointerTokens, resource } from "./schema-reading.ts";
+import type { StepBudget } from "./pattern/pattern-vm.ts";
+import { MAX_COMPILE_STEPS, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from "./schema-node.ts";
+
+/**
+ * The identifiers a schema document declares, for the `$ref`s that are not a local JSON Pointer:
+ * each resource's URI (its `$id`, resolved with the URL API against the resource around it) and
+ * each anchor (`$anchor`, `$dynamicAnchor`, draft 6/7's `$id: "#name"`) in its resource.
+ *
+ * @module
+ */
+
+/** What {@link resourcesOf} finds. */
+export interface Resources {
+  /** Each resource's URI (no fragment). */
+  uris: Map<unknown, string | undefined>;
+  /** Each URI to its resource. */
+  ids: Map<string, object>;
+  /** Each `uri#name` to its resource and the schema the anchor names. */
+  anchors: Map<string, [object, object]>;
+  /** The work of finding them: a step per schema and keyword, a step per character of each URI resolved. */
+  steps: number;
+}
+
+/** The base URI of a root without an `$id` (an application's own, as JSON Schema lets it choose). */
+const ROOT = "tool-call-stream:/schema";
+/** Keywords whose value is a schema or a list of schemas, and those whose value is an object of schemas. */
+const IN =
+  "not if then else contains items prefixItems additionalItems additionalProperties propertyNames allOf anyOf oneOf unevaluatedItems unevaluatedProperties contentSchema";
+const MAPS = "properties patternProperties $defs definitions dependentSchemas dependencies";
+const KEYS = `${IN} ${MAPS}`.split(" ");
+
+const found = new WeakMap<object, Resources>();
+
+/**
+ * The resources and anchors of a document, found once (kept per root object) in the schemas its
+ * keywords hold, at most {@link MAX_SCHEMA_NODES} nested at most {@link MAX_SCHEMA_DEPTH} deep; a
+ * URI's resolution costs a step per character, and the search stops past {@link MAX_COMPILE_STEPS}
+ * (the compilation, charged them, then refuses the schema as too large). In draft 4 to 7 a
+ * `$ref`'s siblings are not looked into, as those drafts ignore them. The first of two identical
+ * identifiers is kept.
+ */
+export function resourcesOf(root: object, dialect: number): Resources {
+  let known = found.get(root);
+  if (known) return known;
+  const state: Resources = { uris: new Map(), ids: new Map(), anchors: new Map(), steps: 0 };
+  const resolve = (uri: string, base: string | undefined): string | undefined => {
+    state.steps += uri.length + (base?.length ?? 0);
+    try {
+      return base === undefined ? undefined : new URL(uri, base).href.split("#")[0];
+    } catch {
+      return undefined; // a relative reference against a URN: no URI of its own
+    }
+  };
+  const anchor = (name: unknown, base: string | undefined, at: object, home: object): void => {
+    const key = `${base}#${name}`;
+    if (typeof name === "string" && base !== undefined && !state.anchors.has(key)) state.anchors.set(key, [home, at]);
+  };
+  let count = 0;
+  const walk = (value: unknown, base: string | undefined, home: object, depth: number): void => {
+    if (!isRecord(value) || state.uris.has(value) || depth > MAX_SCHEMA_DEPTH || ++count > MAX_SCHEMA_NODES) return;
+    if (state.steps > MAX_COMPILE_STEPS) return;
+    const id = own(value, "$id");
+    if (resource(value, dialect)) [base, home] = [resolve(id as string, base), value];
+    if (value === home && base !== undefined && !state.ids.has(base)) state.ids.set(base, value);
+    if (typeof id === "string" && id.startsWith("#")) anchor(id.slice(1), base, value, home);
+    state.uris.set(value, value === home ? base : undefined);
+    anchor(own(value, "$anchor"), base, value, home);
+    anchor(own(value, "$dynamicAnchor"), base, value, home);
+    if (legacy(dialect) && typeof own(value, "$ref") === "string") return;
+    state.steps += KEYS.length;
+    for (const key of KEYS) {
+      const kid = own(value, key);
+      const kids = Array.isArray(kid) ? kid : isRecord(kid) && MAPS.includes(key) ? Object.values(kid) : [kid];
+      for (const one of kids) walk(one, base, home, depth + 1);
+    }
+  };
+  walk(root, ROOT, root, 0);
+  found.set(root, (known = state));
+  return known;
+}
+
+const charged = new WeakSet<StepBudget>();
+
+/**
+ * Where a `$ref` leads from the resource `base` of the document `root`: the resource it lands in,
+ * the schema it starts from (an anchor's, or the resource; `undefined` for an anchor the resource
+ * lacks), and the JSON Pointer on from there (`#` or `#/...`, `""` when its URI is no resource of
+ * the document: a remote reference). A JSON Pointer (`#`, `#/...`) is read from `base` as it is;
+ * anything else finds the document's resources (their search charged to `budget` the first time
+ * it asks), its URI resolved against `base`'s at a step per character.
+ */
+export function refStart(
+  ref: string,
+  root: unknown,
+  dialect: number,
+  base: unknown,
+  budget: StepBudget,
+): [unknown, unknown, string] {
+  if (pointerTokens(ref) || !isRecord(root)) return [base, base, ref];
+  const resources = resourcesOf(root, dialect);
+  if (!charged.has(budget)) budget.steps -= resources.steps;
+  charged.add(budget);
+  if (budget.steps < 0) return [base, undefined, ""];
+  return locate(ref, resources, base, budget) ?? [base, undefined, ""];
+}
+
+function locate(
+  ref: string,
+  resources: Resources,
+  base: unknown,
+  budget: StepBudget,
+): [object, object | undefined, string] | undefined {
+  const from = resources.uris.get(base);
+  budget.steps -= ref.length + (from?.length ?? 0);
+  let url: URL;
+  try {
+    url = new URL(ref, from);
+  } catch {
+    return undefined;
+  }
+  const uri = url.href.split("#")[0]!;
+  const home = resources.ids.get(uri);
+  if (!home) return undefined;
+  const fragment = url.hash.slice(1);
+  if (fragment === "" || fragment.startsWith("/")) return [home, home, `#${fragment}`];
+  let name: string;
+  try {
+    name = decodeURIComponent(fragment);
+  } catch {
+    return [home, undefined, "#"];
+  }
+  const [at, schema] = resources.anchors.get(`${uri}#${name}`) ?? [home, undefined];
+  return [at, schema, "#"];
+}
