@@ -185,11 +185,13 @@ describe("tool_choice allowed_tools", () => {
 
   it("the only call suppressed: the response fails as a model error that says why, never completed empty", async () => {
     // Completed with `output: []` before: a client saw an empty answer and no reason for it.
-    const whole = await send(SETTINGS, call("send_email"));
+    // A json_object format: the spec's document types a json_schema format's `schema` as `null` only.
+    const settings = { ...SETTINGS, text: { format: { type: "json_object" }, verbosity: "low" } };
+    const whole = await send(settings, call("send_email"));
     const { issues, response } = await readConformingResponse(whole);
     expect([issues, whole.status, response["status"], response["output"]]).toEqual([[], 502, "failed", []]);
     expect((response["error"] as { message: string }).message).toContain("tool_choice does not allow");
-    const streamed = await readConformingStream(await send({ ...SETTINGS, stream: true }, call("send_email")));
+    const streamed = await readConformingStream(await send({ ...settings, stream: true }, call("send_email")));
     expect(streamed.issues).toEqual([]);
     expect(streamed.events.map((event) => event["type"])).toEqual([
       "response.created",
@@ -204,7 +206,7 @@ describe("tool_choice allowed_tools", () => {
     });
     // openai-node throws it, with the Worker's words, streamed and not.
     const openai = openAIClient(call("send_email"), live("anthropic"));
-    const request = { model: "anthropic/test-model", input: "Hi", ...SETTINGS } as never;
+    const request = { model: "anthropic/test-model", input: "Hi", ...settings } as never;
     await expect(openai.responses.stream(request).finalResponse()).rejects.toThrow(/tool_choice does not allow/);
     await expect(openAIClient(call("send_email"), live("anthropic")).responses.create(request)).rejects.toThrow(
       /tool_choice does not allow/,
