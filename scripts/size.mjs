@@ -221,7 +221,9 @@ export const BUDGET = {
   // (src/schema/schema-resources.ts: the document's resources and anchors, found once per schema
   // when a `$ref` first names one, bounded by the compilation's steps); both accepted anything, and
   // checkToolSchema refused them (a 400 for valid tools): 15,748 -> 16,407 B.
-  schemaPlugin: 14.3 * KiB + 128 + 656 + 360 + 640,
+  // + 48 (schema-messages, 2026-12-05): a check stopped by depth says so, and one the response's
+  // pool cut short names the steps it had (both named the call's whole budget): 16,407 -> 16,464 B.
+  schemaPlugin: 14.3 * KiB + 128 + 656 + 360 + 640 + 48,
   // `for await` over streamToolCalls reads the chain's events without a stream read each (issue
   // 37, `EventChannel`): about 630 B in each provider's (Bedrock 16,037 -> 16,665 B). Then the
   // non-SSE providers' without the SSE framing (Bedrock 16,665 -> 15,102 B): 15.75 KiB. Then

@@ -1,7 +1,7 @@
 import type { JsonValue } from "../shared/json.ts";
 import { thousands } from "./bounded-issues.ts";
 import { isAllowed } from "./allowed-values.ts";
-import { CheckBudget, MAX_CHECK_NESTING } from "./check-budget.ts";
+import { budgetWords, CheckBudget, MAX_CHECK_NESTING, stopDeep } from "./check-budget.ts";
 import { compileSchema } from "./compiled-schema.ts";
 import type { SchemaNode } from "./schema-node.ts";
 import {
@@ -52,8 +52,7 @@ export function checkArguments(value: JsonValue, schema: unknown, options: Check
   if (options.text !== undefined) reportRepeated(run, options.text);
   if (!budget.exhausted)
     walk(value, compileSchema(schema, { assertFormats: options.assertFormats, budget }), undefined, run, 0);
-  if (run.budget.exhausted)
-    return [`${run.root} could not be checked within its budget of ${thousands(run.budget.granted)} steps`];
+  if (run.budget.exhausted) return [`${run.root} could not be checked ${budgetWords(run.budget)}`];
   if (run.more > 0) run.issues.push(`and ${thousands(run.more)} more`);
   return run.issues;
 }
@@ -120,7 +119,7 @@ function check(value: JsonValue, s: SchemaNode, path: Path, run: Run, hops: numb
   const budget = run.budget;
   try {
     // The checks recurse: a value thousands deep would overflow the stack. Stopped as out of steps.
-    if (++run.nesting > MAX_CHECK_NESTING) return !(budget.steps = -1);
+    if (++run.nesting > MAX_CHECK_NESTING) return stopDeep(budget);
     if (s.never) {
       report(run, quiet, path, "is not allowed");
       return false;

@@ -1,5 +1,6 @@
 import type { JsonValue } from "../shared/json.ts";
 import type { StepBudget } from "./pattern/pattern-vm.ts";
+import { thousands } from "./bounded-issues.ts";
 
 /**
  * The work budget of a call's schema checks: one per call, sized from the call's arguments, and
@@ -57,6 +58,8 @@ export class CheckBudget {
   declare steps: number;
   /** The steps granted so far. */
   declare granted: number;
+  /** The checks stopped at {@link MAX_CHECK_NESTING} levels, not for want of steps (`steps` is then spent too). */
+  declare deep: true | undefined;
   /** Canonical forms of the values checked (arrays and objects), each built once per call. */
   readonly canonical: WeakMap<object, string> = new WeakMap();
   /** The response's pool for work done once per request's schema ({@link MAX_RESPONSE_BUILD_STEPS}), if the budget is a response's call's. */
@@ -139,7 +142,8 @@ class ResponseBudgets {
   judge<T>(key: number, characters: number, check: (budget: CheckBudget) => T): T {
     const budget = this.of(key);
     budget.renew(characters);
-    if (budget.steps > this.#left) budget.steps = Math.max(0, this.#left);
+    // Capped by the pool: what it grants is what its message names.
+    if (budget.steps > this.#left) budget.steps = budget.granted = Math.max(0, this.#left);
     const before = budget.steps;
     try {
       return check(budget);
@@ -178,6 +182,28 @@ export function budgetKey(index: number, choice = 0): number {
 export const MAX_CHECK_NESTING = 500;
 
 /**
+ * Why a check that ran out stopped, for its message: the value and its schemas nested past
+ * {@link MAX_CHECK_NESTING} levels, or the steps it was granted (the call's, or what its response
+ * had left) spent.
+ *
+ * @example
+ * ```ts
+ * `$ could not be checked ${budgetWords(budget)}`; // "$ could not be checked within its budget of 2,000,000 steps"
+ * ```
+ */
+export const budgetWords = (budget: CheckBudget): string =>
+  budget.deep
+    ? `past ${MAX_CHECK_NESTING} levels of nesting`
+    : `within its budget of ${thousands(budget.granted)} steps`;
+
+/** Stops the checks at {@link MAX_CHECK_NESTING}: the budget is spent, and says why. */
+export function stopDeep(budget: CheckBudget | StepBudget): false {
+  (budget as CheckBudget).deep = true; // on a bare StepBudget, read by no one
+  budget.steps = -1;
+  return false;
+}
+
+/**
  * A value's canonical JSON (object keys sorted, numbers as JavaScript writes them, so `1` and
  * `1.0` are one), for `enum`, `const` and `uniqueItems`: equal values as JSON Schema says have
  * equal forms. Arrays' and objects' forms are kept in `budget` (built once per value), each
@@ -197,7 +223,7 @@ export function canonicalJson(value: JsonValue, budget: CheckBudget | StepBudget
     return known;
   }
   if (depth >= MAX_CHECK_NESTING) {
-    budget.steps = -1;
+    stopDeep(budget);
     return undefined;
   }
   let text: string;

@@ -1,8 +1,7 @@
 import type { JsonValue } from "../shared/json.ts";
 import { checkArguments } from "./check-arguments.ts";
-import { budgetKey, CheckBudget, responseBudgets } from "./check-budget.ts";
+import { budgetKey, budgetWords, CheckBudget, responseBudgets } from "./check-budget.ts";
 import { compileSchema } from "./compiled-schema.ts";
-import { thousands } from "./bounded-issues.ts";
 import { isStandardSchema, standardJsonSchema } from "./standard-schema.ts";
 import {
   toolName,
@@ -87,7 +86,7 @@ export function toolSchemaValidator(
       const check = (budget: CheckBudget): ReturnType<ToolArgumentsValidator> => {
         const issues = checkArguments(value, schema, { ...options, budget, text: call?.text });
         if (!budget.exhausted) return issues.length > 0 ? issues : undefined;
-        const message = `The arguments of ${name} could not be checked against its schema within their work budget of ${thousands(budget.granted)} steps.`;
+        const message = `The arguments of ${name} could not be checked against its schema ${budgetWords(budget)}.`;
         return Object.assign(issues, { message, code: "validation-budget-exceeded" as const });
       };
       if (!call) return check(new CheckBudget(Number.POSITIVE_INFINITY));

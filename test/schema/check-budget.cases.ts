@@ -306,6 +306,16 @@ group("One work budget per call, charged by real work (issue 33)", (test) => {
       finalSteps.slice(4).every((steps) => steps <= 60_010),
       `the pool is spent: ${finalSteps.join(", ")}`,
     );
+    // Each message names the steps its check had: the call's budget, then what the pool had left (it
+    // named the call's 2,000,000 where the pool had granted none).
+    const messages = only(events, "invalid-tool-call").map((event) =>
+      event.type === "invalid-tool-call" ? event.error.message : "",
+    );
+    assert(messages[0]!.endsWith("within its budget of 2,000,000 steps."), messages[0]!);
+    assertEquals(
+      messages.slice(4),
+      Array(4).fill("The arguments of t could not be checked against its schema within its budget of 0 steps."),
+    );
   });
 
   test("a key streamed a character at a time against 20,000 properties and additionalProperties: false", () => {

@@ -15,7 +15,8 @@ import { MAX_CHECK_NESTING } from "../../src/schema/check-budget.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 
 const nested = (depth: number): string => `${"[".repeat(depth)}${"]".repeat(depth)}`;
-const tooDeep = "$ could not be checked within its budget of 2,000,000 steps";
+// Said as depth, not as steps (it named a budget of 2,000,000 steps the check had not spent).
+const tooDeep = "$ could not be checked past 500 levels of nesting";
 /** An array of arrays, each level through a `$ref`: two schemas applied per level of the value. */
 const defs = { list: { type: "array", items: { $ref: "#/$defs/list" } } };
 const recursive: ToolSchema = { $ref: "#/$defs/list", $defs: defs };
@@ -69,5 +70,9 @@ group("Checks of values nested too deep to follow", (test) => {
     const rejected = events.find((event) => event.type === "invalid-tool-call");
     assert(rejected?.type === "invalid-tool-call", "the call is rejected");
     assertEquals(rejected.error.code, "validation-budget-exceeded");
+    assertEquals(
+      rejected.error.message,
+      "The arguments of f could not be checked against its schema past 500 levels of nesting.",
+    );
   });
 });
