@@ -223,7 +223,11 @@ export const BUDGET = {
   // checkToolSchema refused them (a 400 for valid tools): 15,748 -> 16,407 B.
   // + 48 (schema-messages, 2026-12-05): a check stopped by depth says so, and one the response's
   // pool cut short names the steps it had (both named the call's whole budget): 16,407 -> 16,464 B.
-  schemaPlugin: 14.3 * KiB + 128 + 656 + 360 + 640 + 48,
+  // + 48 (schema-uri-cap, 2026-12-05): URIs and anchor names past 2,048 characters name nothing,
+  // and checkToolSchema refuses such an `$id` or anchor (V8 hashes a string past 16,383 characters
+  // by its length: 2,000 anchors under a 17,000-character `$id` took 3.6 s, past the compilation's
+  // bound); each anchor a step: 16,464 -> 16,515 B.
+  schemaPlugin: 14.3 * KiB + 128 + 656 + 360 + 640 + 48 + 48,
   // `for await` over streamToolCalls reads the chain's events without a stream read each (issue
   // 37, `EventChannel`): about 630 B in each provider's (Bedrock 16,037 -> 16,665 B). Then the
   // non-SSE providers' without the SSE framing (Bedrock 16,665 -> 15,102 B): 15.75 KiB. Then

@@ -4,7 +4,7 @@ import { MAX_IN_PLACE } from "./check-arguments.ts";
 import { compileLimit, compileSchema } from "./compiled-schema.ts";
 import { appliesTooDeepInPlace } from "./in-place-depth.ts";
 import { dialectOf, legacy, pointerTarget, pointerTokens, resource } from "./schema-reading.ts";
-import { refStart } from "./schema-resources.ts";
+import { identifiers, LONG_IDENTIFIER, refStart } from "./schema-resources.ts";
 import { linearPattern } from "./pattern/linear-pattern.ts";
 import { PatternBudget } from "./pattern-budget.ts";
 import {
@@ -175,7 +175,7 @@ export function checkToolSchema(
     const ref: Ref = [value["$ref"] as string, field("$ref"), base, read];
     if (typeof ref[0] === "string" && has("$ref")) pointerTokens(ref[0]) ? follow(ref) : refs.push(ref);
     else if (has("$ref")) say(field("$ref"), "must be a string");
-    if (!paths.has(value) && ["$id", "$anchor", "$dynamicAnchor"].some(has)) paths.set(value, at);
+    if (identifiers(value, has, (key) => say(field(key), LONG_IDENTIFIER)) && !paths.has(value)) paths.set(value, at);
   };
   const follow = ([ref, at, base, read]: Ref): void => {
     const refuse = (message: string): void => void (read && report(at, message));

@@ -1,4 +1,5 @@
 import { isRecord } from "../shared/values.ts";
+import { thousands } from "./bounded-issues.ts";
 import { legacy, own, pointerTokens, resource } from "./schema-reading.ts";
 import type { StepBudget } from "./pattern/pattern-vm.ts";
 import { MAX_COMPILE_STEPS, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from "./schema-node.ts";
@@ -21,6 +22,31 @@ export interface Resources {
   anchors: Map<string, [object, object]>;
   /** The work of finding them: a step per schema and keyword, a step per character of each URI resolved. */
   steps: number;
+}
+
+/**
+ * The longest URI (an `$id` or a `$ref`, and what it resolves to) and anchor name read, in
+ * characters: past it, none (`checkToolSchema` refuses such an `$id` or anchor). A map keyed by
+ * longer strings is slow in V8, which hashes a string past 16,383 characters by its length alone:
+ * a few thousand anchors under one long `$id` took seconds to look up.
+ */
+export const MAX_IDENTIFIER_LENGTH = 2_048;
+
+/** {@link identifiers}' words for one past {@link MAX_IDENTIFIER_LENGTH}. */
+export const LONG_IDENTIFIER: string = `must be at most ${thousands(MAX_IDENTIFIER_LENGTH)} characters`;
+
+/**
+ * Whether `schema` names itself for `$ref`s (an `$id`, an `$anchor`, a `$dynamicAnchor`; `has`
+ * tells the keywords read), each too long to name anything given to `tooLong`.
+ */
+export function identifiers(
+  schema: Record<string, unknown>,
+  has: (key: string) => boolean,
+  tooLong: (key: string) => void,
+): boolean {
+  const keys = ["$id", "$anchor", "$dynamicAnchor"].filter(has);
+  for (const key of keys) if (String(schema[key]).length > MAX_IDENTIFIER_LENGTH) tooLong(key);
+  return keys.length > 0;
 }
 
 /** The base URI of a root without an `$id` (an application's own, as JSON Schema lets it choose). */
@@ -47,15 +73,19 @@ export function resourcesOf(root: object, dialect: number): Resources {
   const state: Resources = { uris: new Map(), ids: new Map(), anchors: new Map(), steps: 0 };
   const resolve = (uri: string, base: string | undefined): string | undefined => {
     state.steps += uri.length + (base?.length ?? 0);
+    if (base === undefined || uri.length > MAX_IDENTIFIER_LENGTH) return undefined;
     try {
-      return base === undefined ? undefined : new URL(uri, base).href.split("#")[0];
+      const href = new URL(uri, base).href.split("#")[0]!;
+      return href.length > MAX_IDENTIFIER_LENGTH ? undefined : href;
     } catch {
       return undefined; // a relative reference against a URN: no URI of its own
     }
   };
   const anchor = (name: unknown, base: string | undefined, at: object, home: object): void => {
+    state.steps++;
+    if (typeof name !== "string" || base === undefined || name.length > MAX_IDENTIFIER_LENGTH) return;
     const key = `${base}#${name}`;
-    if (typeof name === "string" && base !== undefined && !state.anchors.has(key)) state.anchors.set(key, [home, at]);
+    if (!state.anchors.has(key)) state.anchors.set(key, [home, at]);
   };
   let count = 0;
   const walk = (value: unknown, base: string | undefined, home: object, depth: number): void => {
@@ -114,6 +144,7 @@ function locate(
 ): [object, object | undefined, string] | undefined {
   const from = resources.uris.get(base);
   budget.steps -= ref.length + (from?.length ?? 0);
+  if (ref.length > MAX_IDENTIFIER_LENGTH) return undefined;
   let url: URL;
   try {
     url = new URL(ref, from);

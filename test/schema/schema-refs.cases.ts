@@ -86,7 +86,7 @@ group("Schema checks: $refs by anchor and by an embedded $id's URI", (test) => {
     assertEquals(check({ p: 1 }, remote), []);
   });
 
-  test("hostile: many anchors cost their number, and deep relative $ids past the steps are refused", () => {
+  test("hostile: many anchors cost their number, and deep relative $ids past 2,048 characters have no URI", () => {
     const anchors = (n: number) => ({
       $defs: Object.fromEntries(Array.from({ length: n }, (_, i) => [`d${i}`, { $anchor: `a${i}`, type: "integer" }])),
       properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, { $ref: `#a${i}` }])),
@@ -95,20 +95,47 @@ group("Schema checks: $refs by anchor and by an embedded $id's URI", (test) => {
     assertEquals(check({ p5999: "x" }, anchors(6_000)), ["$.p5999 must be integer, not string"]);
     const [small, large] = [compiled(anchors(1_500)), compiled(anchors(6_000))];
     assert(large < small * 4.5, `linear: ${small} steps for 1,500 anchors, ${large} for 6,000`);
-    // 60 nested `$id`s of 10,000 characters each, relative (each URI longer than the one around
-    // it), and 15,000 `$id`s resolved against the deepest: about 9 billion characters of URIs
-    // unbounded, refused once the search has spent the compilation's 4,000,000 steps.
+    // 60 nested `$id`s of 2,000 characters each, relative (each URI longer than the one around it),
+    // and 15,000 `$id`s resolved against the deepest: about 1.8 billion characters of URIs
+    // unbounded. A URI past 2,048 characters is none: from the second level on they have no URI,
+    // and `s1` is no resource of the document (a remote reference, refused).
     let deep: Record<string, unknown> = {
       $defs: Object.fromEntries(Array.from({ length: 15_000 }, (_, i) => [`s${i}`, { $id: `s${i}` }])),
     };
-    for (let i = 0; i < 60; i++) deep = { $id: `${"x".repeat(9_999)}/`, items: deep };
+    for (let i = 0; i < 60; i++) deep = { $id: `${"x".repeat(1_999)}/`, items: deep };
     const hostile = { type: "object", properties: { d: deep, r: { $ref: "s1" } } };
     assertEquals(
       checkToolSchema(hostile).map((issue) => issue.message),
-      [
-        "compiles to more than 20,000 schemas or 4,000,000 steps of work, counting those its $refs reach (the rest would accept anything)",
-      ],
+      ["must be a local reference (#/$defs/..., #name, or an $id's URI): remote ones are not followed"],
     );
     assert(compiled(hostile) < 5_000_000, `bounded: ${compiled(hostile)} steps`);
+  });
+
+  test("hostile: an $id or anchor name past 2,048 characters is refused, and never a key of the lookups", () => {
+    // V8 hashes a string past 16,383 characters by its length alone: 2,000 anchors under an `$id`
+    // of 17,000 characters (a 72 KB schema) took 3.6 s of checkToolSchema, all keys colliding.
+    const anchors = (id: string, name: (i: number) => string) => ({
+      $id: id,
+      $defs: Object.fromEntries(
+        Array.from({ length: 2_000 }, (_, i) => [`d${i}`, { $anchor: name(i), type: "integer" }]),
+      ),
+      properties: { p: { $ref: `#${name(1_999)}` } },
+    });
+    const longId = anchors(`http://x.example/${"a".repeat(17_000)}`, (i) => `a${i}`);
+    assertEquals(
+      checkToolSchema(longId).map((issue) => `${issue.path}: ${issue.message}`),
+      [
+        "parameters.$id: must be at most 2,048 characters",
+        "parameters.properties.p.$ref: must be a local reference (#/$defs/..., #name, or an $id's URI): remote ones are not followed",
+      ],
+    );
+    const longNames = anchors("http://x.example/s.json", (i) => `${"n".repeat(17_000)}${i}`);
+    const issues = checkToolSchema(longNames);
+    assertEquals(issues.length, 21, "20 issues and one that counts the rest");
+    assertEquals(issues[0]!.message, "must be at most 2,048 characters");
+    // Just within the bound: read, and checked.
+    const within = anchors(`http://x.example/${"a".repeat(2_000)}`, (i) => `a${i}`);
+    assertEquals(checkToolSchema(within), []);
+    assertEquals(check({ p: "x" }, within), ["$.p must be integer, not string"]);
   });
 });
