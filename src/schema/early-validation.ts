@@ -66,7 +66,8 @@ export type EarlyValidation = (
  * only keywords decided early); `allOf`,
  * `$ref` and the schema's own keywords beside them must all hold. A member name its object
  * already has is a violation as soon as it is whole, wherever it is (the final check rejects it
- * too, rather than keep the last value as `JSON.parse` does). A value that ends up valid never
+ * too, rather than keep the last value as `JSON.parse` does), but in a tool given by a validator
+ * (`{ name, schema }`), whose validator judges the value, which holds the last. A value that ends up valid never
  * gets a violation, however it is split: every check is one `checkToolArguments` makes too.
  * `unevaluatedProperties`/`unevaluatedItems` are decided early where no schema applies in place
  * beside them (as `additionalProperties`/`items`). `not`, `if`/`then`/`else`, `dependentSchemas`,
@@ -101,6 +102,8 @@ export function earlySchemaValidator(
   options: EarlyValidationOptions = {},
 ): EarlyValidation {
   const schemas = schemasByName(tools);
+  // Tools whose own validator is the judge: it reads JSON.parse's value, never the text.
+  const judged = new Set(tools.flatMap((tool) => ("schema" in tool ? [tool.name] : [])));
   const compile = { assertFormats: options.assertFormats };
   // Compiled here, once per request: every call of the tool then shares it.
   for (const schema of schemas.values()) compileSchema(schema, compile);
@@ -121,7 +124,7 @@ export function earlySchemaValidator(
         const schema = schemas.get(event.name);
         if (schema === undefined || event.providerExecuted || event.inputFormat === "text") return;
         const budget = budgets.of(budgetKey(event.index, event.choice));
-        const watcher = new SchemaWatcher(schema, { ...compile, budget });
+        const watcher = new SchemaWatcher(schema, { ...compile, budget, repeatedNames: !judged.has(event.name) });
         watched.set(budgetKey(event.index, event.choice), {
           name: event.name,
           watcher,

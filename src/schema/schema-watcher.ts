@@ -18,16 +18,15 @@ import { allowedFailure, codePoints, numberFailure, stringFailure } from "./sche
  * and a schema's own keywords beside its `anyOf`/`oneOf`), or one of several (`anyOf`, `oneOf`,
  * `nullable`). A check that fails kills its leaf; a dead leaf kills an "all" above it, and an
  * "one of" whose members are all dead; a dead top condition of a value kills the leaf of its
- * parent value that asked for it; when the top of the arguments dies, no continuation of the
- * text can match and `violation` is set, once. Every check is one the final check
- * (`checkToolArguments`) makes too, at the first event that decides it, so a value that ends up
- * valid never gets a violation. A member name its object already has is a violation wherever it
- * is (the final check, told the text, reports it too: `JSON.parse` keeps the last value, this
- * check read the first). What is left to the final check: `pattern`, `format`,
- * `minLength` and `multipleOf`-like checks until their value closes (and `oneOf` matching more
- * than one, when the branches that match are decided early); `not`, `if`, `contains`,
- * `uniqueItems`, `dependentSchemas`, and `unevaluatedProperties`/`unevaluatedItems` beside schemas
- * in place (without them, the compiled schema holds them as `additionalProperties`/`items`).
+ * parent value that asked for it; when the top of the arguments dies, no continuation of the text
+ * can match and `violation` is set, once. Every check is one the final check (`checkToolArguments`)
+ * makes too, at the first event that decides it, so a value that ends up valid never gets a
+ * violation. A member name its object already has is a violation wherever it is (the final check,
+ * told the text, reports it too: `JSON.parse` keeps the last value, this check read the first).
+ * Left to the final check: `pattern`, `format`, `minLength` and `multipleOf`-like checks until
+ * their value closes (and `oneOf` matching more than one, when the branches that match are decided
+ * early); `not`, `if`, `contains`, `uniqueItems`, `dependentSchemas`, and `unevaluated*` beside
+ * schemas in place (without them, the compiled schema holds them as `additionalProperties`/`items`).
  *
  * Its work is charged to the call's budget ({@link CheckBudget}): a step per condition made, per
  * schema applied to a key, per character a pattern reads or an `enum` comparison looks at. When
@@ -43,6 +42,8 @@ const NONE_OF = ["", "", "Matches none of the allowed shapes (anyOf).", "Matches
 export interface SchemaWatcherOptions extends CompileOptions {
   /** The call's work budget, grown by the caller as the arguments arrive (`allow`); by default, the most a call may have. */
   budget?: CheckBudget | undefined;
+  /** `false`: a repeated member name is no violation (a tool's own validator judges its value, which holds the last). @defaultValue true */
+  repeatedNames?: boolean | undefined;
 }
 
 /** The early checker of one call's arguments against its tool's schema: a parser listener. */
@@ -52,13 +53,14 @@ export class SchemaWatcher implements JsonParserListener {
   readonly #schema: SchemaNode;
   readonly #stack: OpenValue[] = [];
   readonly #budget: CheckBudget;
-  /** Its own count of cut conditions (see `CutOffs`). */
-  readonly #cutOffs = { count: 0 };
+  readonly #repeated: boolean;
+  readonly #cutOffs = { count: 0 }; // its own count of cut conditions (see `CutOffs`)
 
   /** `schema`: the tool's JSON Schema (compiled once per schema object and kept). */
   constructor(schema: unknown, options: SchemaWatcherOptions = {}) {
     this.#schema = compileSchema(schema, options);
     this.#budget = options.budget ?? new CheckBudget(Number.POSITIVE_INFINITY);
+    this.#repeated = options.repeatedNames !== false;
   }
 
   /** Whether it stopped looking: a violation was found, or the budget ran out. */
@@ -120,7 +122,7 @@ export class SchemaWatcher implements JsonParserListener {
     object.checked = 0;
     object.nextPath = `${object.path}/${pointerToken(name)}`;
     // Wherever it is, schema or none: the final check reads the last value, this the first.
-    if (object.keys!.has(name)) {
+    if (this.#repeated && object.keys!.has(name)) {
       this.violation = {
         code: "schema-mismatch",
         message: "A property name its object already has.",

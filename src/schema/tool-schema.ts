@@ -57,8 +57,8 @@ export function schemasByName(tools: readonly ToolDefinition[]): Map<string, Too
  * it is: `JSON.parse` keeps the last value, the early check reads the first, so neither is
  * trusted (I-JSON forbids it). Tools without a schema accept any arguments, and so do tools given
  * by a validator (`{ name, schema }`): their validator is the judge of their arguments, in the
- * `validateToolCalls` step (its JSON Schema may be stricter than it, as for a value it coerces,
- * or for a name repeated, which the early check reports). `streamToolCalls` does both for its
+ * `validateToolCalls` step (its JSON Schema may be stricter than it, as for a value it coerces;
+ * a name repeated is theirs to judge too: the early check lets it be). `streamToolCalls` does both for its
  * `tools` option.
  *
  * @example

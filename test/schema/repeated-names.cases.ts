@@ -149,4 +149,30 @@ group("A member name repeated in one object: both checks reject it", (test) => {
     );
     assert(repeated > 300, `repeated names generated often enough to prove something (${repeated})`);
   });
+
+  test("a tool given by a validator: no early violation for a name repeated, as its validator judges the last value", () => {
+    // Its validator (not the JSON Schema checks) judges the final value, which holds the last: the
+    // early check flagged the repeat, and with abortOnViolation cancelled a call the validator accepts.
+    const schema = {
+      "~standard": {
+        version: 1,
+        vendor: "test",
+        validate: (value: unknown) => ({ value }),
+        jsonSchema: { input: () => INTEGER_A, output: () => INTEGER_A },
+      },
+    };
+    for (const abortOnViolation of [false, true]) {
+      const tools = [{ name: "f", schema }] as unknown as ToolDefinition[];
+      const events: ToolCallEvent[] = [];
+      const accumulator = new ToolCallAccumulator((event) => events.push(event), {
+        validator: toolSchemaValidator(tools),
+        earlyValidator: earlySchemaValidator(tools, { abortOnViolation }),
+      });
+      accumulator.push({ type: "tool-call-chunk", index: 0, id: "c", name: "f", argumentsDelta: '{"a":1,"a":2}' });
+      accumulator.push({ type: "finish", rawReason: "tool_calls" });
+      accumulator.end();
+      const kinds = events.filter((event) => event.type !== "tool-call-delta").map((event) => event.type);
+      assertEquals(kinds, ["tool-call-start", "tool-call", "finish"], `abortOnViolation ${abortOnViolation}`);
+    }
+  });
 });
