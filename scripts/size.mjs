@@ -230,7 +230,11 @@ export const BUDGET = {
   // + 56 (std-names, 2026-12-05): a tool given by a validator gets no early violation for a repeated
   // member name (its validator judges the last value: the early check cancelled calls it accepts):
   // 16,515 -> 16,570 B.
-  schemaPlugin: 14.3 * KiB + 128 + 656 + 360 + 640 + 48 + 48 + 56,
+  // + 24 (idrules, 2026-12-05): each draft's identifier keywords read from one list (draft 4 to 7
+  // have no `$anchor` or `$dynamicAnchor`, and no identifier beside a `$ref`: both named schemas;
+  // an `$id` after a URI, `a.json#name`, names the anchor too, its name was dropped; `$id: "#"` is
+  // the resource it resolves to): 16,570 -> 16,589 B.
+  schemaPlugin: 14.3 * KiB + 128 + 656 + 360 + 640 + 48 + 48 + 56 + 24,
   // `for await` over streamToolCalls reads the chain's events without a stream read each (issue
   // 37, `EventChannel`): about 630 B in each provider's (Bedrock 16,037 -> 16,665 B). Then the
   // non-SSE providers' without the SSE framing (Bedrock 16,665 -> 15,102 B): 15.75 KiB. Then

@@ -36,3 +36,15 @@ export function boundIssues(issues: readonly string[], total: number = issues.le
   if (total > shown.length) shown.push(`and ${thousands(total - shown.length)} more`);
   return shown;
 }
+
+/** A pointer's token as a path segment: `[0]` for an index, else as {@link member} writes a key. */
+export function segment(key: string): string {
+  return /^(0|[1-9][0-9]*)$/.test(key) ? `[${key}]` : member(key);
+}
+
+/** A key as a path segment: `.name` when it reads as a name, else `["..."]`. */
+export function member(key: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(key)
+    ? `.${key}`
+    : `[${JSON.stringify(key.length > 40 ? `${key.slice(0, 39)}…` : key)}]`;
+}

@@ -1,10 +1,11 @@
 import { isRecord } from "../shared/values.ts";
-import { boundIssue, MAX_ISSUES, thousands } from "./bounded-issues.ts";
+import { boundIssue, MAX_ISSUES, member, segment, thousands } from "./bounded-issues.ts";
 import { MAX_IN_PLACE } from "./check-arguments.ts";
 import { compileLimit, compileSchema } from "./compiled-schema.ts";
 import { appliesTooDeepInPlace } from "./in-place-depth.ts";
 import { dialectOf, legacy, pointerTarget, pointerTokens, resource } from "./schema-reading.ts";
-import { identifiers, LONG_IDENTIFIER, refStart } from "./schema-resources.ts";
+import { identifierIssues, identifiers, LONG_IDENTIFIER } from "./identifier-issues.ts";
+import { refStart } from "./schema-resources.ts";
 import { linearPattern } from "./pattern/linear-pattern.ts";
 import { PatternBudget } from "./pattern-budget.ts";
 import {
@@ -75,7 +76,9 @@ const COUNTS = "minLength maxLength minItems maxItems minProperties maxPropertie
  * and, with the request's other patterns, their instructions within `options.patterns`), `$ref` a JSON Pointer into its
  * resource (the schema, or the nearest schema around it with an `$id` of its own), an anchor (`#name`) in it, or the
  * URI of an `$id` the schema holds, not a remote one (one only in an unused `$defs` entry, which
- * the checks never follow, is not refused), and the schema holds at
+ * the checks never follow, is not refused), no two schemas named by one URI or one anchor name in
+ * one resource (copies equal as JSON are one), no `$id` with a fragment (`#name`) where `$schema`
+ * says 2019-09 or 2020-12 (draft 7's anchor form: kept where no `$schema` says so), and the schema holds at
  * most 20,000 schemas nested at most 64 deep (at most 1,000 through its `$ref`s), compiling in at
  * most 4,000,000 steps, applying at most 64 in place one inside another and none in a cycle (which
  * the checks would stop at, and accept). A schema only a `$ref` reaches (under a keyword JSON
@@ -175,7 +178,8 @@ export function checkToolSchema(
     const ref: Ref = [value["$ref"] as string, field("$ref"), base, read];
     if (typeof ref[0] === "string" && has("$ref")) pointerTokens(ref[0]) ? follow(ref) : refs.push(ref);
     else if (has("$ref")) say(field("$ref"), "must be a string");
-    if (identifiers(value, has, (key) => say(field(key), LONG_IDENTIFIER)) && !paths.has(value)) paths.set(value, at);
+    if (identifiers(value, dialect, (key) => say(field(key), LONG_IDENTIFIER)) && !paths.has(value))
+      paths.set(value, at);
   };
   const follow = ([ref, at, base, read]: Ref): void => {
     const refuse = (message: string): void => void (read && report(at, message));
@@ -198,6 +202,7 @@ export function checkToolSchema(
     for (let i = 0, j = 0; i < targets.length || j < refs.length; )
       if (j < refs.length) follow(refs[j++]!);
       else visit(...targets[i++]!);
+    identifierIssues(schema, dialect, paths, budget, report);
     // A `$ref` may point where the walk above does not go (under a keyword it does not know): the
     // compilation counts those patterns' escapes too.
     const refused = patterns.refused;
@@ -285,16 +290,4 @@ function patternProblem(pattern: unknown, patterns: PatternBudget): string | und
 /** Why a pattern past the budget is refused. */
 function tooManyEscapes(patterns: PatternBudget): string {
   return `takes the Unicode property escapes (\\p{...}) of the request's patterns past ${patterns.limit} (each costs the runtime far more than any other part of a pattern)`;
-}
-
-/** A pointer's token as a path segment: `[0]` for an index, else as {@link member} writes a key. */
-function segment(key: string): string {
-  return /^(0|[1-9][0-9]*)$/.test(key) ? `[${key}]` : member(key);
-}
-
-/** A key as a path segment: `.name` when it reads as a name, else `["..."]`. */
-function member(key: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(key)
-    ? `.${key}`
-    : `[${JSON.stringify(key.length > 40 ? `${key.slice(0, 39)}…` : key)}]`;
 }

@@ -49,14 +49,14 @@ export function readDependencies(
 
 /**
  * Whether a schema has an `$id` of its own, which makes it a resource: the `$ref`s in it resolve
- * against it (`#` is it, `#/$defs/a` its `$defs`). Draft 7's `$id: "#name"` is an anchor, not one;
- * in a document of draft 4 to 7 (see {@link dialectOf}) an `$id` beside a `$ref` is ignored, as
- * those drafts ignore every sibling of a `$ref`.
+ * against it (`#` is it, `#/$defs/a` its `$defs`). Draft 7's `$id: "#name"` is an anchor, not one
+ * (`#` alone, an empty fragment, names the URI it resolves to); in a document of draft 4 to 7 (see
+ * {@link dialectOf}) an `$id` beside a `$ref` is ignored, as those drafts ignore every sibling of a `$ref`.
  */
 export function resource(schema: unknown, dialect: number): boolean {
   if (!isRecord(schema)) return false;
   const id = own(schema, "$id");
-  return typeof id === "string" && !id.startsWith("#") && !(legacy(dialect) && own(schema, "$ref") !== undefined);
+  return typeof id === "string" && !/^#./.test(id) && !(legacy(dialect) && own(schema, "$ref") !== undefined);
 }
 
 /**

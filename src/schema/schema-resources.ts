@@ -1,5 +1,4 @@
 import { isRecord } from "../shared/values.ts";
-import { thousands } from "./bounded-issues.ts";
 import { legacy, own, pointerTokens, resource } from "./schema-reading.ts";
 import type { StepBudget } from "./pattern/pattern-vm.ts";
 import { MAX_COMPILE_STEPS, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from "./schema-node.ts";
@@ -7,14 +6,15 @@ import { MAX_COMPILE_STEPS, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from "./schema-
 /**
  * The identifiers a schema document declares, for the `$ref`s that are not a local JSON Pointer:
  * each resource's URI (its `$id`, resolved with the URL API against the resource around it) and
- * each anchor (`$anchor`, `$dynamicAnchor`, draft 6/7's `$id: "#name"`) in its resource.
+ * each anchor (`$anchor`, `$dynamicAnchor`, draft 6/7's `$id: "#name"`) in its resource, as each
+ * draft declares them (see {@link identifierNames}).
  *
  * @module
  */
 
 /** What {@link resourcesOf} finds. */
 export interface Resources {
-  /** Each resource's URI (no fragment). */
+  /** Each schema's resource's URI (no fragment; `undefined` for none). */
   uris: Map<unknown, string | undefined>;
   /** Each URI to its resource. */
   ids: Map<string, object>;
@@ -26,27 +26,27 @@ export interface Resources {
 
 /**
  * The longest URI (an `$id` or a `$ref`, and what it resolves to) and anchor name read, in
- * characters: past it, none (`checkToolSchema` refuses such an `$id` or anchor). A map keyed by
+ * characters: past it, none (`checkToolSchema` refuses such an `$id` or anchor name). A map keyed by
  * longer strings is slow in V8, which hashes a string past 16,383 characters by its length alone:
  * a few thousand anchors under one long `$id` took seconds to look up.
  */
 export const MAX_IDENTIFIER_LENGTH = 2_048;
 
-/** {@link identifiers}' words for one past {@link MAX_IDENTIFIER_LENGTH}. */
-export const LONG_IDENTIFIER: string = `must be at most ${thousands(MAX_IDENTIFIER_LENGTH)} characters`;
+/** The identifier keywords: `$id`, then those that only name anchors (draft 2019-09 on). */
+const IDENTIFIERS = ["$id", "$anchor", "$dynamicAnchor"];
 
 /**
- * Whether `schema` names itself for `$ref`s (an `$id`, an `$anchor`, a `$dynamicAnchor`; `has`
- * tells the keywords read), each too long to name anything given to `tooLong`.
+ * The identifier keywords of `schema` the document's draft has, each with the anchor name it
+ * declares (`""` for none): the value of `$anchor` and `$dynamicAnchor`, the fragment of an `$id`
+ * (draft 6/7's `#name`, or one after a URI, `a.json#name`, which draft 7 gives no meaning and
+ * 2019-09 on forbid: `checkToolSchema` refuses it there). Draft 4 to 7 have no `$anchor` or
+ * `$dynamicAnchor` (nor, beside a `$ref`, any: the caller skips those).
  */
-export function identifiers(
-  schema: Record<string, unknown>,
-  has: (key: string) => boolean,
-  tooLong: (key: string) => void,
-): boolean {
-  const keys = ["$id", "$anchor", "$dynamicAnchor"].filter(has);
-  for (const key of keys) if (String(schema[key]).length > MAX_IDENTIFIER_LENGTH) tooLong(key);
-  return keys.length > 0;
+export function identifierNames(schema: Record<string, unknown>, dialect: number): [key: string, name: string][] {
+  return IDENTIFIERS.slice(0, legacy(dialect) ? 1 : 3).flatMap((key) => {
+    const value = own(schema, key);
+    return typeof value === "string" ? [[key, key === "$id" ? (value.split("#")[1] ?? "") : value]] : [];
+  });
 }
 
 /** The base URI of a root without an `$id` (an application's own, as JSON Schema lets it choose). */
@@ -65,7 +65,7 @@ const found = new WeakMap<object, Resources>();
  * URI's resolution costs a step per character, and the search stops past {@link MAX_COMPILE_STEPS}
  * (the compilation, charged them, then refuses the schema as too large). In draft 4 to 7 a
  * `$ref`'s siblings are not looked into, as those drafts ignore them. The first of two identical
- * identifiers is kept.
+ * identifiers is kept (`checkToolSchema` refuses two that name different schemas).
  */
 export function resourcesOf(root: object, dialect: number): Resources {
   let known = found.get(root);
@@ -81,24 +81,21 @@ export function resourcesOf(root: object, dialect: number): Resources {
       return undefined; // a relative reference against a URN: no URI of its own
     }
   };
-  const anchor = (name: unknown, base: string | undefined, at: object, home: object): void => {
-    state.steps++;
-    if (typeof name !== "string" || base === undefined || name.length > MAX_IDENTIFIER_LENGTH) return;
-    const key = `${base}#${name}`;
-    if (!state.anchors.has(key)) state.anchors.set(key, [home, at]);
-  };
   let count = 0;
   const walk = (value: unknown, base: string | undefined, home: object, depth: number): void => {
     if (!isRecord(value) || state.uris.has(value) || depth > MAX_SCHEMA_DEPTH || ++count > MAX_SCHEMA_NODES) return;
     if (state.steps > MAX_COMPILE_STEPS) return;
-    const id = own(value, "$id");
-    if (resource(value, dialect)) [base, home] = [resolve(id as string, base), value];
+    if (resource(value, dialect)) [base, home] = [resolve(own(value, "$id") as string, base), value];
     if (value === home && base !== undefined && !state.ids.has(base)) state.ids.set(base, value);
-    if (typeof id === "string" && id.startsWith("#")) anchor(id.slice(1), base, value, home);
-    state.uris.set(value, value === home ? base : undefined);
-    anchor(own(value, "$anchor"), base, value, home);
-    anchor(own(value, "$dynamicAnchor"), base, value, home);
+    state.uris.set(value, base);
     if (legacy(dialect) && typeof own(value, "$ref") === "string") return;
+    for (const [, name] of identifierNames(value, dialect)) {
+      // Under no URI (`undefined#name`), a key no `$ref` resolves to.
+      const key = `${base}#${name}`;
+      state.steps++;
+      if (name && name.length <= MAX_IDENTIFIER_LENGTH && !state.anchors.has(key))
+        state.anchors.set(key, [home, value]);
+    }
     state.steps += KEYS.length;
     for (const key of KEYS) {
       const kid = own(value, key);

@@ -34,6 +34,12 @@ const broken: ReadonlyArray<[Record<string, unknown>, string]> = [
   // Schemas reached only through a $ref (under a keyword JSON Schema does not have) past the 20,000 a
   // tool compiles to: they accepted anything, unsaid (a 60 KB body).
   [{ $ref: "#/x", x: { prefixItems: Array.from({ length: 20_001 }, () => ({})) } }, ""],
+  // Two different schemas with one URI (the first won, unsaid), and 2020-12's forbidden `$id: "#name"`.
+  [
+    { $defs: { a: { $id: "https://x.example/s.json", type: "string" }, b: { $id: "https://x.example/s.json" } } },
+    ".$defs.b.$id",
+  ],
+  [{ $schema: "https://json-schema.org/draft/2020-12/schema", $defs: { a: { $id: "#name" } } }, ".$defs.a.$id"],
 ];
 
 type Case = {

@@ -1,0 +1,78 @@
+import { member, thousands } from "./bounded-issues.ts";
+import { canonicalJson } from "./check-budget.ts";
+import type { StepBudget } from "./pattern/pattern-vm.ts";
+import { resource } from "./schema-reading.ts";
+import { identifierNames, MAX_IDENTIFIER_LENGTH, resourcesOf } from "./schema-resources.ts";
+import type { JsonValue } from "../shared/json.ts";
+import { isRecord } from "../shared/values.ts";
+
+/**
+ * `checkToolSchema`'s checks of a document's identifiers together, as the core specs give them:
+ * "there is no way for a URI to identify more than one schema. When multiple schemas try to
+ * identify as the same URI, validators SHOULD raise an error condition" (2020-12 §9.1.2, 2019-09
+ * §8.2.4.5, draft-07 §8.3.1); the same anchor name twice in one resource is undefined (2020-12
+ * §8.2.2, 2019-09 §8.2.3); and in 2019-09 and 2020-12 "$id MUST NOT contain a non-empty fragment"
+ * (2020-12 §8.2.1, 2019-09 §8.2.2).
+ *
+ * @module
+ */
+
+/** The words for one past {@link MAX_IDENTIFIER_LENGTH}. */
+export const LONG_IDENTIFIER: string = `must be at most ${thousands(MAX_IDENTIFIER_LENGTH)} characters`;
+
+/** Whether `schema` names itself for `$ref`s (see {@link identifierNames}), each too long to name anything given to `tooLong`. */
+export function identifiers(schema: Record<string, unknown>, dialect: number, tooLong: (key: string) => void): boolean {
+  const keys = identifierNames(schema, dialect);
+  for (const [key] of keys) if ((schema[key] as string).length > MAX_IDENTIFIER_LENGTH) tooLong(key);
+  return keys.length > 0;
+}
+
+/** Why an `$id` with a fragment is refused where `$schema` says 2019-09 or 2020-12. */
+const FRAGMENT = "must not have a fragment (#...) under 2019-09 and later: a plain name goes in $anchor";
+
+/**
+ * Reports, for each schema `paths` holds (those with an identifier, at their first path) in the
+ * document `root` of the draft `dialect`: an `$id` with a non-empty fragment where the draft
+ * forbids it, and an identifier that names the URI, or the anchor in the same resource, that an
+ * earlier one names, for a schema not equal to that one as JSON (two copies of one schema are one
+ * schema). The comparisons are charged to `budget`: one it cannot finish is no clash.
+ */
+export function identifierIssues(
+  root: unknown,
+  dialect: number,
+  paths: Map<unknown, string>,
+  budget: StepBudget,
+  report: (at: string, message: string) => void,
+): void {
+  const named = new Map<string, [object, string, string | undefined]>();
+  let uris: Map<unknown, string | undefined> | undefined;
+  for (const [schema, at] of paths) {
+    const keys = isRecord(schema) ? identifierNames(schema, dialect) : [];
+    if (keys.length === 0) continue;
+    uris ??= resourcesOf(root as object, dialect).uris;
+    const uri = uris.get(schema);
+    for (const [key, name] of keys) {
+      const field = `${at}${member(key)}`;
+      if (key === "$id" && name && dialect === 2020) report(field, FRAGMENT);
+      // `$id: "a.json#n"` names both the resource and an anchor in it; past the search's bounds, nothing.
+      const ids: [string, string][] = key === "$id" && resource(schema, dialect) && uri ? [[uri, `URI as`]] : [];
+      if (name && uri) ids.push([`${uri}#${name}`, "anchor as"]);
+      for (const [id, what] of ids) {
+        const first = named.get(id);
+        if (!first) named.set(id, [schema as object, at, undefined]);
+        else if (first[0] !== schema && !same(first, schema as JsonValue, budget))
+          report(
+            field,
+            `names the same ${what} ${first[1]}, a different schema (${what[0] === "U" ? id : JSON.stringify(name)})`,
+          );
+      }
+    }
+  }
+}
+
+/** Whether `schema` is the same JSON as the first schema named (its canonical form kept), or cannot be told apart within `budget`. */
+function same(first: [object, string, string | undefined], schema: JsonValue, budget: StepBudget): boolean {
+  first[2] ??= canonicalJson(first[0] as JsonValue, budget);
+  const text = first[2] === undefined ? undefined : canonicalJson(schema, budget);
+  return text === undefined || text === first[2];
+}

@@ -1,0 +1,159 @@
+// Which identifiers each draft declares, as its core spec says (the root's `$schema` picks the
+// draft; none reads as 2020-12, with draft 7's `$id: "#name"` kept as an anchor):
+// - draft 4 to 7 have no `$anchor` or `$dynamicAnchor`, and ignore an `$id` beside a `$ref` with
+//   every other sibling (draft-07 core §8.3): both were still read as anchors;
+// - 2019-09 and 2020-12: "$id MUST NOT contain a non-empty fragment" (2020-12 core §8.2.1,
+//   2019-09 §8.2.2): `#name` was read as an anchor, now refused by checkToolSchema at its path;
+// - draft 6/7 give an `$id` with a URI and a fragment no meaning (draft-07 §8.2.3): its URI is
+//   the resource's and its plain name an anchor in it (the name was dropped);
+// - "there is no way for a URI to identify more than one schema ... validators SHOULD raise an
+//   error condition" (2020-12 §9.1.2, draft-07 §8.3.1), and the same anchor name twice in one
+//   resource is undefined (2020-12 §8.2.2, 2019-09 §8.2.3): both were silently first-wins, now
+//   refused naming both paths (equal copies, one schema, are not).
+import type { JsonValue, ToolSchema } from "../../src/index.ts";
+import { checkToolArguments, checkToolSchema } from "../../src/index.ts";
+import { assert, assertEquals, group } from "../support/harness.ts";
+
+const DRAFT4 = "http://json-schema.org/draft-04/schema#";
+const DRAFT6 = "http://json-schema.org/draft-06/schema#";
+const DRAFT7 = "http://json-schema.org/draft-07/schema#";
+const DRAFT2019 = "https://json-schema.org/draft/2019-09/schema";
+const DRAFT2020 = "https://json-schema.org/draft/2020-12/schema";
+
+const check = (value: unknown, schema: unknown): string[] =>
+  checkToolArguments(value as JsonValue, schema as ToolSchema);
+const issues = (schema: unknown): string[] => checkToolSchema(schema).map((issue) => `${issue.path}: ${issue.message}`);
+
+group("Schema checks: the identifiers each draft declares", (test) => {
+  test("draft 4 to 7 read no $anchor or $dynamicAnchor, and no $id beside a $ref", () => {
+    for (const $schema of [DRAFT4, DRAFT6, DRAFT7])
+      for (const key of ["$anchor", "$dynamicAnchor"]) {
+        const schema = {
+          $schema,
+          type: "object",
+          definitions: { a: { [key]: "item", type: "string" } },
+          properties: { p: { $ref: "#item" } },
+        };
+        // Before: `#item` reached the `$anchor` (no keyword of these drafts) and checked a string.
+        assertEquals(issues(schema), ["parameters.properties.p.$ref: points to nothing in the schema"], $schema);
+        assertEquals(check({ p: 5 }, schema), [], "a $ref that names nothing accepts anything");
+      }
+    // An `$id: "#name"` beside a `$ref` is ignored with the `$ref`'s other siblings.
+    const beside = {
+      $schema: DRAFT7,
+      definitions: { a: { $id: "#item", $ref: "#/definitions/s" }, s: { type: "string" } },
+      properties: { p: { $ref: "#item" } },
+    };
+    assertEquals(issues(beside), ["parameters.properties.p.$ref: points to nothing in the schema"]);
+    // Alone, it is draft 7's anchor, as before.
+    const alone = { ...beside, definitions: { a: { $id: "#item", type: "string" } } };
+    assertEquals(issues(alone), []);
+    assertEquals(check({ p: 5 }, alone), ["$.p must be string, not number"]);
+    // 2020-12 (declared or not) reads both keywords.
+    for (const $schema of [undefined, DRAFT2020]) {
+      const schema = {
+        $schema,
+        $defs: { a: { $anchor: "item", type: "string" } },
+        properties: { p: { $ref: "#item" } },
+      };
+      assertEquals(issues(schema), []);
+      assertEquals(check({ p: 5 }, schema), ["$.p must be string, not number"]);
+    }
+  });
+
+  test("2019-09 and 2020-12 refuse an $id with a non-empty fragment; an empty one names the resource", () => {
+    for (const $schema of [DRAFT2019, DRAFT2020]) {
+      for (const id of ["#item", "#/$defs/a", "https://x.example/a.json#item"]) {
+        const schema = { $schema, $defs: { a: { $id: id, type: "string" } }, properties: { p: { $ref: "#item" } } };
+        // Before: `#item` was read as an anchor, the others' fragments dropped, all accepted (the
+        // `$ref` to `#item` still finds the first as an anchor, as the checks read what they can).
+        const fragment =
+          "parameters.$defs.a.$id: must not have a fragment (#...) under 2019-09 and later: a plain name goes in $anchor";
+        const nothing = "parameters.properties.p.$ref: points to nothing in the schema";
+        assertEquals(issues(schema), id === "#item" ? [fragment] : [nothing, fragment], `${$schema} ${id}`);
+      }
+      // An empty fragment is allowed ("SHOULD NOT"), and names the URI without it.
+      const empty = {
+        $schema,
+        $id: "https://x.example/root.json#",
+        $defs: { a: { $id: "a.json#", type: "string" } },
+        properties: { p: { $ref: "https://x.example/a.json" }, q: { $ref: "a.json#" } },
+      };
+      assertEquals(issues(empty), []);
+      assertEquals(check({ p: 5, q: 5 }, empty), ["$.p must be string, not number", "$.q must be string, not number"]);
+    }
+    // Undeclared: draft 7's `$id: "#name"` is still the anchor the schema means.
+    const undeclared = { definitions: { a: { $id: "#item", type: "string" } }, properties: { p: { $ref: "#item" } } };
+    assertEquals(issues(undeclared), []);
+    assertEquals(check({ p: 5 }, undeclared), ["$.p must be string, not number"]);
+  });
+
+  test("draft 6/7: an $id with a URI and a plain-name fragment is that resource, and the anchor in it", () => {
+    for (const $schema of [DRAFT6, DRAFT7, undefined]) {
+      const schema = {
+        $schema,
+        $id: "https://x.example/root.json",
+        definitions: { a: { $id: "item.json#it", type: "string" } },
+        properties: { p: { $ref: "item.json#it" }, q: { $ref: "https://x.example/item.json" } },
+      };
+      // Before: the fragment was dropped, `item.json#it` pointed to nothing (refused, and accepted anything).
+      assertEquals(issues(schema), [], String($schema));
+      assertEquals(check({ p: 5, q: 5 }, schema), ["$.p must be string, not number", "$.q must be string, not number"]);
+    }
+  });
+
+  test("two schemas with one URI, or one anchor name twice in a resource, are refused naming both", () => {
+    const twoIds = {
+      $id: "https://x.example/root.json",
+      $defs: { a: { $id: "item.json", type: "string" }, b: { $id: "https://x.example/item.json", type: "number" } },
+      properties: { p: { $ref: "item.json" } },
+    };
+    // Before: accepted, the first `$id` winning.
+    assertEquals(issues(twoIds), [
+      "parameters.$defs.b.$id: names the same URI as parameters.$defs.a, a different schema (https://x.example/item.json)",
+    ]);
+    const twoAnchors = {
+      $defs: { a: { $anchor: "item", type: "string" }, b: { $dynamicAnchor: "item", type: "number" } },
+      properties: { p: { $ref: "#item" } },
+    };
+    assertEquals(issues(twoAnchors), [
+      'parameters.$defs.b.$dynamicAnchor: names the same anchor as parameters.$defs.a, a different schema ("item")',
+    ]);
+    // Draft 7's `$id: "#name"` twice, and an `$id` naming its own resource's URI again.
+    const draft7 = { $schema: DRAFT7, definitions: { a: { $id: "#n" }, b: { items: { $id: "#n", type: "string" } } } };
+    assertEquals(issues(draft7), [
+      'parameters.definitions.b.items.$id: names the same anchor as parameters.definitions.a, a different schema ("n")',
+    ]);
+    const again = { $id: "https://x.example/r.json", properties: { p: { $id: "r.json", type: "string" } } };
+    assertEquals(issues(again), [
+      "parameters.properties.p.$id: names the same URI as parameters, a different schema (https://x.example/r.json)",
+    ]);
+    // The same name in two resources, and equal copies (whatever their key order), are one schema each.
+    const copies = {
+      $defs: {
+        a: { $id: "https://x.example/c.json", type: "string", $defs: { n: { $anchor: "n", minLength: 1 } } },
+        b: { type: "string", $defs: { n: { minLength: 1, $anchor: "n" } }, $id: "https://x.example/c.json" },
+        c: { $id: "https://x.example/d.json", $defs: { n: { $anchor: "n", minLength: 2 } } },
+      },
+      properties: { p: { $ref: "https://x.example/c.json#n" } },
+    };
+    assertEquals(issues(copies), []);
+    assertEquals(check({ p: "" }, copies), ["$.p must have at least 1 characters"]);
+  });
+
+  test("hostile: thousands of one $id are bounded, and their reports capped", () => {
+    const many = (same: boolean) => ({
+      $defs: Object.fromEntries(
+        Array.from({ length: 5_000 }, (_, i) => [
+          `d${i}`,
+          { $id: "https://x.example/s.json", maxLength: same ? 1 : i },
+        ]),
+      ),
+    });
+    assertEquals(issues(many(true)), []);
+    const said = issues(many(false));
+    assertEquals(said.length, 21, "20 issues and one that counts the rest");
+    assertEquals(said[20], "parameters: and 4,979 more problems");
+    assert(said[0]!.startsWith("parameters.$defs.d1.$id: names the same URI as parameters.$defs.d0"), said[0]!);
+  });
+});
