@@ -40,6 +40,7 @@ type Base = readonly [unknown, string];
 /** A `$ref`, its path, the resource it is in, and whether the checks read it. */
 type Ref = [string, string, Base, boolean];
 const REMOTE = "must be a local reference (#/$defs/..., #name, or an $id's URI): remote ones are not followed";
+const ESCAPE = "has a fragment that is no valid percent-encoding (RFC 3986: % and two hex digits)";
 
 /** Keywords whose value is one schema. */
 const ONE = [
@@ -185,7 +186,8 @@ export function checkToolSchema(
     const refuse = (message: string): void => void (read && report(at, message));
     const [home, start, pointer] = refStart(ref, schema, dialect, base[0], budget);
     const tokens = pointerTokens(pointer);
-    if (!tokens) return budget.steps < 0 ? undefined : refuse(REMOTE);
+    // A pointer found but not read: its percent-encoding is no valid one (`%zz`).
+    if (!tokens) return budget.steps < 0 ? undefined : refuse(pointer ? ESCAPE : REMOTE);
     // The pointer's path from its resource, and the last resource it goes through.
     const from = (at: unknown): Base => [at, at === base[0] ? base[1] : (paths.get(at) ?? path)];
     let [to, i, reached] = [from(start)[1], 0, from(home)];

@@ -157,3 +157,28 @@ group("Schema checks: the identifiers each draft declares", (test) => {
     assert(said[0]!.startsWith("parameters.$defs.d1.$id: names the same URI as parameters.$defs.d0"), said[0]!);
   });
 });
+
+group("Schema checks: percent-encoding in a $ref's fragment", (test) => {
+  test("decoded before the JSON Pointer is read (RFC 6901 §6); an invalid escape is said to be one", () => {
+    const schema = {
+      $id: "https://x.example/r.json",
+      $defs: { "a b": { type: "string" }, "c%d": { type: "integer" }, "e/f": { type: "boolean" } },
+      properties: {
+        p: { $ref: "#/$defs/a%20b" },
+        q: { $ref: "r.json#/$defs/c%25d" },
+        r: { $ref: "#/%24defs/e~1f" },
+      },
+    };
+    assertEquals(issues(schema), []);
+    assertEquals(check({ p: 1, q: "x", r: 1 }, schema), [
+      "$.p must be string, not number",
+      "$.q must be integer, not string",
+      "$.r must be boolean, not number",
+    ]);
+    // Before: "must be a local reference (...): remote ones are not followed", for a local one.
+    for (const ref of ["#/$defs/c%d", "r.json#/$defs/%zz"])
+      assertEquals(issues({ ...schema, properties: { p: { $ref: ref } } }), [
+        "parameters.properties.p.$ref: has a fragment that is no valid percent-encoding (RFC 3986: % and two hex digits)",
+      ]);
+  });
+});
