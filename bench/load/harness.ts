@@ -99,7 +99,7 @@ function extraVars(): Record<string, string> {
   return Object.fromEntries(pairs.map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]));
 }
 
-/** The pids of the processes named workerd that this process started (its descendants). */
+/** The pids of the processes named workerd (or callgrind's, running one) that this process started (its descendants). */
 export function workerdProcesses(): Set<number> {
   const parent = new Map<number, number>();
   const workerd: number[] = [];
@@ -108,7 +108,9 @@ export function workerdProcesses(): Set<number> {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
       parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) === "workerd") workerd.push(Number(entry));
+      // A workerd under callgrind (MINIFLARE_WORKERD_PATH: bench/load/stored-callgrind.ts) runs as valgrind's tool.
+      if (/^(workerd|callgrind-amd64)/.test(stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"))))
+        workerd.push(Number(entry));
     } catch {
       // the process ended meanwhile
     }
