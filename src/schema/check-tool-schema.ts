@@ -204,7 +204,7 @@ export function checkToolSchema(
     for (let i = 0, j = 0; i < targets.length || j < refs.length; )
       if (j < refs.length) follow(refs[j++]!);
       else visit(...targets[i++]!);
-    identifierIssues(schema, dialect, paths, budget, report);
+    identifierIssues(schema, dialect, paths, report);
     // A `$ref` may point where the walk above does not go (under a keyword it does not know): the
     // compilation counts those patterns' escapes too.
     const refused = patterns.refused;

@@ -155,6 +155,17 @@ group("Schema checks: the identifiers each draft declares", (test) => {
     assertEquals(said.length, 21, "20 issues and one that counts the rest");
     assertEquals(said[20], "parameters: and 4,979 more problems");
     assert(said[0]!.startsWith("parameters.$defs.d1.$id: names the same URI as parameters.$defs.d0"), said[0]!);
+    // Telling copies apart costs canonical JSON of each (as uniqueItems counts it), within 250,000
+    // steps for the whole schema, some 25 ms: past them two are not told apart (no clash, the
+    // first named wins). Within the walk's 4,000,000 they were: 100 copies in a 1 MB body, 120 ms.
+    const big = (n: number) => ({
+      $id: "https://x.example/b.json",
+      enum: Array.from({ length: 30_000 }, (_, i) => ({ i })),
+      maxLength: n,
+    });
+    assertEquals(issues({ $defs: { a: big(1), b: big(2) } }), []);
+    const small = (n: number) => ({ ...big(n), enum: [] });
+    assertEquals(issues({ $defs: { a: small(1), b: small(2) } }).length, 1);
   });
 });
 
