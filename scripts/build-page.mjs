@@ -3,7 +3,7 @@
 // browser. Run by wrangler before `wrangler dev` and `wrangler deploy` ([build] in wrangler.toml)
 // and before the worker tests.
 import { build } from "esbuild";
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -23,8 +23,12 @@ export const pageScript: string = ${JSON.stringify(text(script))};
 /** The page styles: worker/page/client/page.css. */
 export const pageStyles: string = ${JSON.stringify(text(styles))};
 `;
-// Unchanged output is not rewritten, so a watching \`wrangler dev\` does not reload for nothing.
+// Unchanged output is not rewritten, so a watching `wrangler dev` does not reload for nothing;
+// and it is renamed into place whole, so a build running beside this one (two `wrangler dev`
+// starting at once) never bundles a half-written file.
 if (!existsSync(out) || readFileSync(out, "utf8") !== source) {
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, source);
+  const partial = `${out}.${process.pid}.partial`;
+  writeFileSync(partial, source);
+  renameSync(partial, out);
 }

@@ -35,11 +35,7 @@ export async function agentBinDir(): Promise<string> {
         allowScripts: { "@anthropic-ai/claude-code": true },
       }),
     );
-    await promisify(execFile)("npm", ["install", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error"], {
-      cwd: staging,
-      timeout: 600_000,
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    await npmInstall(staging);
     try {
       renameSync(staging, cache);
     } catch (error) {
@@ -49,6 +45,26 @@ export async function agentBinDir(): Promise<string> {
     rmSync(staging, { recursive: true, force: true });
   }
   return bin;
+}
+
+/**
+ * `npm install` in `dir`, tried twice: a registry read that fails once (a reset connection, a
+ * cache entry another install was writing) is not the agents' fault. The second failure is thrown
+ * with what npm printed.
+ */
+async function npmInstall(dir: string): Promise<void> {
+  const args = ["install", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error"];
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await promisify(execFile)("npm", args, { cwd: dir, timeout: 600_000, maxBuffer: 16 * 1024 * 1024 });
+      return;
+    } catch (error) {
+      if (attempt === 2) {
+        const { stderr = "" } = error as { stderr?: string };
+        throw new Error(`npm install of the agents failed twice: ${String(error)}\n${stderr.slice(-4000)}`);
+      }
+    }
+  }
 }
 
 /**

@@ -6,7 +6,9 @@
 // group, which outlives the test process: left running, it ran on long after.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PROVIDER_KEY_VARS } from "../../worker/env.ts";
@@ -23,6 +25,8 @@ export interface WorkerServer {
 
 /** The process groups this file started and has not seen end. */
 const running = new Set<number>();
+/** The state directory (`--persist-to`) of each process group, removed once the group is gone. */
+const states = new Map<number, string>();
 /** Every process group this file started: {@link startedGroups}. */
 const started: number[] = [];
 /** Bumped by stopWorkers(): a start begun before it stops its own Worker rather than hand it over. */
@@ -88,8 +92,16 @@ async function startOnce(vars: Record<string, string>, timeoutMs: number): Promi
   ];
   // A free inspector port too: two `wrangler dev` (two e2e files, or another checkout's) never share 9229.
   args.push("--inspector-port", String(await freePort()));
+  // A state directory of its own: two starting at once on the checkout's .wrangler/state both
+  // created its Durable Objects' SQLite files, and one workerd died "database is locked".
+  const state = mkdtempSync(join(tmpdir(), "tool-call-stream-wrangler-"));
+  args.push("--persist-to", state);
   args.push("--show-interactive-dev-session=false", "--log-level", "warn", "--var", ...blank, ...assigned);
-  if (at !== generation) throw new Error("wrangler dev not started: the file's Workers were stopped meanwhile");
+  const removeState = (): void => rmSync(state, { recursive: true, force: true });
+  if (at !== generation) {
+    removeState();
+    throw new Error("wrangler dev not started: the file's Workers were stopped meanwhile");
+  }
   const child = spawn(process.execPath, args, {
     cwd: root,
     detached: true, // its own process group, so stop() also ends workerd
@@ -97,9 +109,13 @@ async function startOnce(vars: Record<string, string>, timeoutMs: number): Promi
     env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1", NO_COLOR: "1" },
   });
   const group = child.pid;
-  if (group === undefined) throw new Error("wrangler dev could not be spawned");
+  if (group === undefined) {
+    removeState();
+    throw new Error("wrangler dev could not be spawned");
+  }
   running.add(group);
   started.push(group);
+  states.set(group, state);
   let output = "";
   child.stdout?.on("data", (chunk) => (output += chunk));
   child.stderr?.on("data", (chunk) => (output += chunk));
@@ -154,4 +170,7 @@ async function stopGroup(group: number): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   running.delete(group);
+  const state = states.get(group);
+  states.delete(group);
+  if (state !== undefined) rmSync(state, { recursive: true, force: true });
 }

@@ -29,6 +29,7 @@ export const workerProjects: TestProjectConfiguration[] = [
       name: "e2e",
       include: ["test/e2e/**/*.e2e.test.ts"],
       environment: "node",
+      globalSetup: ["test/e2e/global-setup.ts"],
       testTimeout: 60_000,
       hookTimeout: 150_000,
     },
