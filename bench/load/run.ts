@@ -25,7 +25,7 @@
 // from the Miniflare constructor to the first answer read whole.
 // CPU per request does not depend on other load on the machine; wall times (req/s, latency) do.
 //   npm run bench:load
-//   LOAD_WORKLOADS=chat-stream,messages LOAD_CONCURRENCY=10 LOAD_N=300 LOAD_BEFORE=../main npm run bench:load
+//   LOAD_WORKLOADS=chat-stream,messages LOAD_CONCURRENCY=10 LOAD_N=300 LOAD_WARM=50 LOAD_BEFORE=../main npm run bench:load
 import { loadavg } from "node:os";
 import {
   buildWorkers,
@@ -49,6 +49,13 @@ const LEVELS = (process.env["LOAD_CONCURRENCY"] ?? "1,10,50").split(",").map(Num
 const DEFAULT_N: Record<number, number> = { 1: 200, 10: 400, 50: 500 };
 const countAt = (c: number): number => Number(process.env["LOAD_N"] ?? DEFAULT_N[c] ?? 20 * c);
 const BEFORE = process.env["LOAD_BEFORE"];
+/**
+ * Warm-up requests of each workload on each target before the steps. 300, not the 50 of stop 60
+ * and before: counted in instructions (bench/load/stored-callgrind.ts), V8 was still compiling the
+ * stored Responses path after 300 requests (129 compilations over the next 400), so a c=1 step
+ * right after 50 measured warm-up as much as steady cost.
+ */
+const WARM = Number(process.env["LOAD_WARM"] ?? 300);
 /** Requests of the long run that measures memory growth (0: none). */
 const LONG = Number(process.env["LOAD_LONG"] ?? 3000);
 
@@ -124,8 +131,17 @@ async function main(): Promise<void> {
       served.push({ served: await serve("Worker before", built.before, "worker", origin, first), kind: "worker" });
     for (const { served: s } of served)
       console.log(`cold start ${s.name}: ${f1(s.coldStartMs)} ms (workerd pids ${s.pids.join(", ")})`);
-    // Warm up: every workload on every target.
-    for (const name of NAMES) for (const { served: s, kind } of served) await load(s, ALL[name]!, kind, origin, 5, 50);
+    // Warm up: every workload on every target, WARM requests each (a quarter for the 10 KB call's).
+    for (const name of NAMES)
+      for (const { served: s, kind } of served)
+        await load(
+          s,
+          ALL[name]!,
+          kind,
+          origin,
+          5,
+          Math.max(20, Math.round(WARM / (ALL[name]!.size === "big" ? 4 : 1))),
+        );
     const idle = served.map(({ served: s }) => rssMiB(s.pids));
     const rows: Row[] = [];
     let served0 = 0;
