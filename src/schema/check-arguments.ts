@@ -3,7 +3,7 @@ import { thousands } from "./bounded-issues.ts";
 import { isAllowed } from "./allowed-values.ts";
 import { budgetWords, CheckBudget, MAX_CHECK_NESTING, stopDeep } from "./check-budget.ts";
 import { compileSchema } from "./compiled-schema.ts";
-import type { SchemaNode } from "./schema-node.ts";
+import { blank, type SchemaNode } from "./schema-node.ts";
 import {
   allowedFailure,
   codePoints,
@@ -18,6 +18,8 @@ import {
   flatten,
   type Marks,
   noMarks,
+  bound,
+  enter,
   type Path,
   report,
   reportRepeated,
@@ -39,6 +41,9 @@ import { checkArray, checkObject, unevaluated } from "./check-members.ts";
  */
 export const MAX_IN_PLACE = 64;
 
+/** What a `$dynamicRef` reaches where its dynamic scope is not known (see {@link meets}), or past `MAX_DYNAMIC_SCOPE`: anything. */
+const ANYTHING: SchemaNode = { ...blank(false), exact: false };
+
 /**
  * The issues of a value against a schema (raw, compiled on first use and kept), bounded; empty
  * when valid. When the budget runs out (or had run out before), the one issue says the value
@@ -46,7 +51,15 @@ export const MAX_IN_PLACE = 64;
  */
 export function checkArguments(value: JsonValue, schema: unknown, options: CheckArgumentsOptions = {}): string[] {
   const budget = options.budget ?? new CheckBudget(Number.POSITIVE_INFINITY);
-  const run: Run = { issues: [], more: 0, budget, root: options.path ?? "$", nesting: 0, cuts: 0 };
+  const run: Run = {
+    issues: [],
+    more: 0,
+    budget,
+    root: options.path ?? "$",
+    nesting: 0,
+    cuts: 0,
+    scope: {},
+  };
   // A schema not compiled yet (not one a validator compiled for its request) is compiled in the
   // check's budget; not at all once it is spent, so that many checks on one budget stop working.
   if (options.text !== undefined) reportRepeated(run, options.text);
@@ -58,11 +71,20 @@ export function checkArguments(value: JsonValue, schema: unknown, options: Check
 }
 
 /**
- * Whether a value meets a compiled schema (the final check's verdict, without its issues), its
- * work charged to `budget`; `true` when the budget runs out (the early check then accepts).
+ * Whether a value meets a compiled schema (the final check's verdict, without its issues, but for
+ * a `$dynamicRef`: not knowing the path to `node`, so its dynamic scope, it accepts anything
+ * there), its work charged to `budget`; `true` when the budget runs out (the early check then accepts).
  */
 export function meets(value: JsonValue, node: SchemaNode, budget: CheckBudget): boolean {
-  const run: Run = { issues: [], more: 0, budget, root: "$", nesting: 0, cuts: 0 };
+  const run: Run = {
+    issues: [],
+    more: 0,
+    budget,
+    root: "$",
+    nesting: 0,
+    cuts: 0,
+    scope: { deep: true },
+  };
   return walk(value, node, undefined, run, 0, true) || budget.exhausted;
 }
 
@@ -92,8 +114,10 @@ function walk(
   const marks = into && noMarks();
   if (!s.shared) return held(check(value, s, path, run, hops, quiet, marks), marks, into);
   // Reached by more than one way: checked once per value, reported once per place (by path: an app's value may share an object).
-  let memo = (run.memo ??= new Map()).get(s);
-  if (!memo) run.memo.set(s, (memo = new Map()));
+  // One that may reach a `$dynamicRef` (not decided) is kept per dynamic scope it is reached in.
+  const memos = s.decided ? (run.memo ??= new Map()) : (run.scope.memo ??= new Map());
+  let memo = memos.get(s);
+  if (!memo) memos.set(s, (memo = new Map()));
   const known = memo.get(value);
   if (typeof known === "object" && !Array.isArray(known)) return held(true, known, into);
   if (known === true ? !into : known !== undefined && (quiet || (known && samePlace(known[0], path))))
@@ -117,6 +141,9 @@ function samePlace(a: Path, b: Path): boolean {
 
 function check(value: JsonValue, s: SchemaNode, path: Path, run: Run, hops: number, quiet: boolean, into?: Marks) {
   const budget = run.budget;
+  // Its resource, entered when it binds a `$dynamicAnchor` name; left with it.
+  const scope = run.scope;
+  if (s.scope?.size) enter(run, s.scope);
   try {
     // The checks recurse: a value thousands deep would overflow the stack. Stopped as out of steps.
     if (++run.nesting > MAX_CHECK_NESTING) return stopDeep(budget);
@@ -162,6 +189,7 @@ function check(value: JsonValue, s: SchemaNode, path: Path, run: Run, hops: numb
     return unevaluated(walk, value as Record<string | number, JsonValue>, rest, marks, path, run, quiet) && ok;
   } finally {
     run.nesting--;
+    run.scope = scope;
   }
 }
 
@@ -178,6 +206,23 @@ function checkInPlace(
   let ok = true;
   const next = hops + 1;
   if (s.ref && !walk(value, s.ref, path, run, next, quiet, marks)) {
+    if (quiet) return false;
+    ok = false;
+  }
+  // A `$dynamicRef`'s target: the outermost in the dynamic scope with its anchor, else where it points.
+  const dynamic = s.dynamicRef;
+  if (
+    dynamic &&
+    !walk(
+      value,
+      run.scope.deep ? ANYTHING : (bound(run.scope, dynamic[0], run.budget) ?? dynamic[1]),
+      path,
+      run,
+      next,
+      quiet,
+      marks,
+    )
+  ) {
     if (quiet) return false;
     ok = false;
   }

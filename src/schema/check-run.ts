@@ -41,13 +41,66 @@ export interface Run {
   nesting: number;
   /** How many times a chain of in-place schemas was cut (`MAX_IN_PLACE`): a verdict reached past one is not kept. */
   cuts: number;
-  /**
-   * The verdicts of the schemas reached by more than one way, by value: valid (with what it
-   * evaluated of the value, when that was asked), or not (and where it was reported).
-   */
-  memo?: Map<SchemaNode, Map<unknown, boolean | [at: Path] | Marks>>;
+  /** The dynamic scope the check is in ({@link Scope}). */
+  scope: Scope;
+  /** The verdicts kept, as {@link Scope}'s, of the schemas no `$dynamicRef` is reached from (decided). */
+  memo?: Scope["memo"];
   /** Each object's keys, listed (and charged) once. */
   keys?: WeakMap<object, string[]>;
+}
+
+/**
+ * The most resources binding a `$dynamicAnchor` name of their own that a dynamic scope holds: past
+ * it (a path through more resources, each naming anchors the others do not), every `$dynamicRef`
+ * accepts anything, as the checks do past their other limits, so that a look-up takes at most so
+ * many steps.
+ */
+export const MAX_DYNAMIC_SCOPE = 64;
+
+/**
+ * A dynamic scope: the resources entered on the way to a schema that bind a `$dynamicAnchor` name
+ * (one whose names an outer resource all binds already changes nothing: only the outermost of a
+ * name counts), each scope built once per run and kept with the scopes entering a resource leads
+ * to, the names looked up in it, and the verdicts of the schemas reached by more than one way in it, by value: valid (with
+ * what it evaluated of the value, when that was asked), or not (and where it was reported).
+ * `deep`: past {@link MAX_DYNAMIC_SCOPE}, or not known (the early check's `propertyNames`).
+ */
+export interface Scope {
+  up?: Scope;
+  anchors?: ReadonlyMap<string | true, SchemaNode>;
+  depth?: number;
+  deep?: true;
+  next?: Map<object, Scope>;
+  found?: Map<string | true, SchemaNode | null>;
+  memo?: Map<SchemaNode, Map<unknown, boolean | [at: Path] | Marks>>;
+}
+
+/**
+ * The schema of the outermost resource in `scope` with the anchor `name`: a step per scope it asks,
+ * each kept (found once per scope and name), so at most {@link MAX_DYNAMIC_SCOPE} the first time.
+ */
+export function bound(scope: Scope, name: string | true, budget: StepBudget): SchemaNode | undefined {
+  budget.steps--;
+  let found = (scope.found ??= new Map()).get(name);
+  if (found === undefined)
+    scope.found.set(name, (found = (scope.up && bound(scope.up, name, budget)) ?? scope.anchors?.get(name) ?? null));
+  return found ?? undefined;
+}
+
+/** Enters the resource whose `$dynamicAnchor`s are `anchors` (looked up once per scope it is entered from). */
+export function enter(run: Run, anchors: ReadonlyMap<string | true, SchemaNode>): void {
+  const from = run.scope;
+  const depth = (from.depth ?? 0) + 1;
+  let to = (from.next ??= new Map()).get(anchors);
+  if (!to) {
+    to =
+      from.deep || ![...anchors.keys()].some((name) => !bound(from, name, run.budget))
+        ? from
+        : { up: from, anchors, depth };
+    if (depth > MAX_DYNAMIC_SCOPE && to !== from) to = { deep: true };
+    from.next.set(anchors, to);
+  }
+  run.scope = to;
 }
 
 /**

@@ -5,16 +5,10 @@ import { compileLimit, compileSchema } from "./compiled-schema.ts";
 import { appliesTooDeepInPlace } from "./in-place-depth.ts";
 import { dialectOf, legacy, pointerTarget, pointerTokens, resource } from "./schema-reading.ts";
 import { identifierIssues, identifiers, LONG_IDENTIFIER } from "./identifier-issues.ts";
-import { refStart } from "./schema-resources.ts";
-import { linearPattern } from "./pattern/linear-pattern.ts";
+import { dynamicName, refStart, resourcesOf } from "./schema-resources.ts";
 import { PatternBudget } from "./pattern-budget.ts";
-import {
-  MAX_COMPILE_NESTING,
-  MAX_COMPILE_STEPS,
-  MAX_PATTERN_LENGTH,
-  MAX_SCHEMA_DEPTH,
-  MAX_SCHEMA_NODES,
-} from "./schema-node.ts";
+import { checkScalars, patternProblem, tooManyEscapes } from "./check-scalars.ts";
+import { MAX_COMPILE_NESTING, MAX_COMPILE_STEPS, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from "./schema-node.ts";
 
 /** One problem of a tool's schema, at the field that has it. */
 export interface ToolSchemaIssue {
@@ -42,6 +36,8 @@ type Ref = [string, string, Base, boolean];
 const REMOTE = "must be a local reference (#/$defs/..., #name, or an $id's URI): remote ones are not followed";
 const ESCAPE = "has a fragment that is no valid percent-encoding (RFC 3986: % and two hex digits)";
 
+/** The references, followed alike (`$dynamicRef` from its target, where the check may go on to another with its anchor). */
+const REFS = ["$ref", "$dynamicRef", "$recursiveRef"];
 /** Keywords whose value is one schema. */
 const ONE = [
   "not",
@@ -61,11 +57,6 @@ const SKIPPED = ["$defs", "definitions"];
 const LIST = ["allOf", "anyOf", "oneOf", "prefixItems"];
 /** Keywords whose value is an object of schemas. */
 const MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
-/** The names `type` may give. */
-const TYPES = ["object", "array", "string", "number", "integer", "boolean", "null"];
-const NUMBERS = ["minimum", "maximum"];
-/** Keywords whose value is a count (a non-negative integer). */
-const COUNTS = "minLength maxLength minItems maxItems minProperties maxProperties minContains maxContains".split(" ");
 
 /**
  * Checks a tool's JSON Schema before it is used, as a server checks a request: every keyword the
@@ -77,9 +68,11 @@ const COUNTS = "minLength maxLength minItems maxItems minProperties maxPropertie
  * and, with the request's other patterns, their instructions within `options.patterns`), `$ref` a JSON Pointer into its
  * resource (the schema, or the nearest schema around it with an `$id` of its own), an anchor (`#name`) in it, or the
  * URI of an `$id` the schema holds, not a remote one (one only in an unused `$defs` entry, which
- * the checks never follow, is not refused), no two schemas named by one URI or one anchor name in
- * one resource (copies equal as JSON are one), no `$id` with a fragment (`#name`) where `$schema`
- * says 2019-09 or 2020-12 (draft 7's anchor form: kept where no `$schema` says so), and the schema holds at
+ * the checks never follow, is not refused), `$dynamicRef` and `$recursiveRef` likewise (with every
+ * schema that has the anchor one names: the check may go there), no two schemas named by one URI
+ * or one anchor name in one resource (copies equal as JSON are one), no `$id` with a fragment
+ * (`#name`) where `$schema` says 2019-09 or 2020-12 (draft 7's anchor form: kept where no `$schema`
+ * says so), and the schema holds at
  * most 20,000 schemas nested at most 64 deep (at most 1,000 through its `$ref`s), compiling in at
  * most 4,000,000 steps, applying at most 64 in place one inside another and none in a cycle (which
  * the checks would stop at, and accept). A schema only a `$ref` reaches (under a keyword JSON
@@ -176,9 +169,12 @@ export function checkToolSchema(
         }
     }
     // A pointer now, a name or URI once the walk has seen where each anchor and `$id` is.
-    const ref: Ref = [value["$ref"] as string, field("$ref"), base, read];
-    if (typeof ref[0] === "string" && has("$ref")) pointerTokens(ref[0]) ? follow(ref) : refs.push(ref);
-    else if (has("$ref")) say(field("$ref"), "must be a string");
+    for (const key of REFS) {
+      const ref: Ref = [value[key] as string, field(key), base, read];
+      if (typeof ref[0] === "string" && has(key))
+        pointerTokens(ref[0]) && key === "$ref" ? follow(ref) : refs.push(ref);
+      else if (has(key)) say(field(key), "must be a string");
+    }
     if (identifiers(value, dialect, (key) => say(field(key), LONG_IDENTIFIER)) && !paths.has(value))
       paths.set(value, at);
   };
@@ -195,8 +191,14 @@ export function checkToolSchema(
       to += segment(tokens[i++]!);
       if (resource(at, dialect)) reached = [at, to];
     });
-    if (target !== undefined) targets.push([target, to, 1, reached, read]);
-    else refuse(`points to nothing in ${home === schema ? "the schema" : `the schema of its $id (${reached[1]})`}`);
+    if (target === undefined)
+      return refuse(`points to nothing in ${home === schema ? "the schema" : `the schema of its $id (${reached[1]})`}`);
+    targets.push([target, to, 1, reached, read]);
+    // A `$dynamicRef` to a `$dynamicAnchor` may reach every schema with that anchor: each is read too.
+    const name = dynamicName(ref, at.endsWith("$recursiveRef"), target, dialect);
+    if (name !== undefined && !at.endsWith("$ref"))
+      for (const [home, anchor] of resourcesOf(schema as object, dialect).dynamic.get(name) ?? [])
+        targets.push([anchor, paths.get(anchor) ?? path, 1, from(home), read]);
   };
   try {
     visit(schema, path, 0, [schema, path], true);
@@ -234,62 +236,4 @@ export function checkToolSchema(
   }
   if (state.more > 0) state.issues.push({ path, message: `and ${thousands(state.more)} more problems` });
   return state.issues;
-}
-
-function checkScalars(
-  value: Record<string, unknown>,
-  field: (key: string) => string,
-  report: (at: string, message: string) => void,
-  patterns: PatternBudget,
-  dialect: number,
-): void {
-  const has = (key: string): boolean => Object.hasOwn(value, key);
-  const type = value["type"];
-  // A name the checks do not know would leave `type` unchecked: not a JSON type, so not a valid schema.
-  const names = typeof type === "string" ? [type] : type;
-  if (has("type") && !(Array.isArray(names) && names.length > 0 && names.every((name) => TYPES.includes(name))))
-    report(field("type"), `must be one of ${TYPES.join(", ")}, or a non-empty array of them`);
-  if (has("enum") && !Array.isArray(value["enum"])) report(field("enum"), "must be an array");
-  const required = value["required"];
-  if (has("required") && !(Array.isArray(required) && required.every((name) => typeof name === "string")))
-    report(field("required"), "must be an array of strings");
-  for (const key of NUMBERS) if (has(key) && !Number.isFinite(value[key])) report(field(key), "must be a number");
-  // Draft 4's booleans beside minimum/maximum: a bound where no later draft (numbers only) is declared.
-  for (const key of ["exclusiveMinimum", "exclusiveMaximum"])
-    if (has(key) && !Number.isFinite(value[key]) && (typeof value[key] !== "boolean" || dialect > 5))
-      report(field(key), `must be a number${dialect > 5 ? " ($schema says a draft after 4)" : ""}`);
-  if (has("multipleOf") && !((value["multipleOf"] as number) > 0 && Number.isFinite(value["multipleOf"])))
-    report(field("multipleOf"), "must be a number greater than 0");
-  for (const key of COUNTS)
-    if (has(key) && !(Number.isInteger(value[key]) && (value[key] as number) >= 0))
-      report(field(key), "must be a non-negative integer");
-  for (const key of ["uniqueItems", "nullable"])
-    if (has(key) && typeof value[key] !== "boolean") report(field(key), "must be a boolean");
-  if (has("format") && typeof value["format"] !== "string") report(field("format"), "must be a string");
-  const problem = has("pattern") ? patternProblem(value["pattern"], patterns) : undefined;
-  if (problem) report(field("pattern"), problem);
-  const dependentRequired = value["dependentRequired"];
-  if (
-    has("dependentRequired") &&
-    !(
-      isRecord(dependentRequired) &&
-      Object.values(dependentRequired).every((list) => Array.isArray(list) && list.every((n) => typeof n === "string"))
-    )
-  )
-    report(field("dependentRequired"), "must be an object of arrays of strings");
-}
-
-/** What keeps a pattern from the linear-time matcher (not valid, a backreference, lookaround, too large), if anything. */
-function patternProblem(pattern: unknown, patterns: PatternBudget): string | undefined {
-  if (typeof pattern !== "string") return "must be a string";
-  if (pattern.length > MAX_PATTERN_LENGTH) return `is longer than ${thousands(MAX_PATTERN_LENGTH)} characters`;
-  // Counted before the runtime reads it: the escapes are what would cost.
-  if (!patterns.take(pattern)) return tooManyEscapes(patterns);
-  const read = linearPattern(pattern);
-  return read.type === "refused" ? read.reason : undefined;
-}
-
-/** Why a pattern past the budget is refused. */
-function tooManyEscapes(patterns: PatternBudget): string {
-  return `takes the Unicode property escapes (\\p{...}) of the request's patterns past ${patterns.limit} (each costs the runtime far more than any other part of a pattern)`;
 }

@@ -2,10 +2,9 @@ import type { JsonValue } from "../shared/json.ts";
 import { isRecord } from "../shared/values.ts";
 import { allowedValues } from "./allowed-values.ts";
 import { count, dialectOf, finite, legacy, own, pointerTarget, readDependencies, resource } from "./schema-reading.ts";
-import { refStart } from "./schema-resources.ts";
-import { type Kids, settleFlags } from "./schema-flags.ts";
-import type { StepBudget } from "./pattern/pattern-vm.ts";
-import type { PatternBudget } from "./pattern-budget.ts";
+import { chargedResources, dynamicName, refStart } from "./schema-resources.ts";
+import { settleFlags } from "./schema-flags.ts";
+import { type CompileOptions, type Context, nodesOf, scopeOf, TOO_DEEP, unread } from "./compile-context.ts";
 import {
   blank,
   compilePattern,
@@ -19,6 +18,7 @@ import {
 } from "./schema-node.ts";
 
 export type { SchemaNode } from "./schema-node.ts";
+export type { CompileOptions } from "./compile-context.ts";
 /**
  * A tool's JSON Schema compiled once (per schema object, per request): every keyword the checks
  * read, read once and checked for its shape, local `$ref`s resolved, patterns built. A keyword
@@ -41,18 +41,9 @@ pattern format items prefixItems additionalItems minItems maxItems uniqueItems c
 properties patternProperties additionalProperties required minProperties maxProperties dependentRequired
 dependentSchemas dependencies propertyNames $ref $defs definitions allOf anyOf oneOf not if then else title
 description default examples $comment deprecated readOnly writeOnly contentMediaType contentEncoding
-contentSchema $schema $id $anchor $dynamicAnchor unevaluatedProperties unevaluatedItems`.split(/\s/),
+contentSchema $schema $id $anchor $dynamicAnchor $dynamicRef $recursiveRef $recursiveAnchor unevaluatedProperties
+unevaluatedItems`.split(/\s/),
 );
-
-/** How a schema is compiled. */
-export interface CompileOptions {
-  /** Check `format` for the formats of {@link ASSERTED_FORMATS}; otherwise `format` is an annotation. */
-  assertFormats?: boolean | undefined;
-  /** The work of a compilation this call makes is taken from it too (a schema already compiled costs nothing). */
-  budget?: StepBudget | undefined;
-  /** The Unicode property escapes its patterns may hold, with the request's other schemas' (a pattern past it is ignored). */
-  patterns?: PatternBudget | undefined;
-}
 
 /**
  * What building one compiled schema costs in a check's steps, beside its keywords: a node of some
@@ -75,32 +66,6 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Sc
   return node;
 }
 
-interface Context {
-  /**
-   * Every schema object compiled, whether reached as a keyword's value or through a `$ref` (however
-   * spelled): each is compiled once. Keyed by the target alone, a `$ref` into another's target
-   * compiled that part again: refs to 60 nested levels over one enum compiled it 61 times. Kept
-   * per resource its `$ref`s resolve against (one object may be in two), each node with its kids.
-   */
-  nodes: Map<unknown, Map<unknown, SchemaNode>>;
-  /** Each node compiled, with the schemas it holds and where those it applies in place begin among them. */
-  kids: Kids;
-  /** The resource the `$ref`s of the schema being compiled resolve against: the root, or the nearest schema with an `$id`. */
-  base: unknown;
-  /** The draft the root declares ({@link dialectOf}). */
-  dialect: number;
-  root: unknown;
-  count: number;
-  /** The work of the compilation: a step per keyword, per item of a keyword's list, per character of a pointer or a pattern. */
-  budget: StepBudget;
-  assertFormats: boolean;
-  patterns: PatternBudget | undefined;
-  /** How deep the schema being compiled is nested, through the `$ref`s followed to reach it, less its depth in its own document. */
-  nesting: number;
-}
-
-/** Thrown when the `$ref`s followed nest deeper than {@link MAX_COMPILE_NESTING}. */
-const TOO_DEEP = new Error("nested too deep");
 /** The compiled roots past a limit: whose `$ref`s nest too deep (they accept anything), or cut short. */
 const limits = new WeakMap<SchemaNode, "nesting" | "size">();
 
@@ -127,6 +92,8 @@ function compileRoot(schema: unknown, options: CompileOptions): SchemaNode {
     assertFormats: options.assertFormats === true,
     patterns: options.patterns,
     nesting: 0,
+    scopes: new Map(),
+    dynamic: new Map(),
   };
   try {
     const node = compile(schema, context, 0);
@@ -143,17 +110,6 @@ function compileRoot(schema: unknown, options: CompileOptions): SchemaNode {
     if (options.budget)
       options.budget.steps -= MAX_COMPILE_STEPS - Math.max(0, context.budget.steps) + NODE_STEPS * context.count;
   }
-}
-
-/** What cannot be read, or is past the limits, accepts anything (and is not exact). */
-function unread(): SchemaNode {
-  return { ...blank(false), exact: false, decided: false };
-}
-
-/** The schemas compiled in the resource `schema`'s `$ref`s resolve against (a resource is its own). */
-function nodesOf(context: Context, schema: unknown): Map<unknown, SchemaNode> {
-  const base = resource(schema, context.dialect) ? schema : context.base;
-  return context.nodes.get(base) ?? context.nodes.set(base, new Map()).get(base)!;
 }
 
 /** A schema, compiled once per object (a `$ref` back to it while it compiles finds it). */
@@ -175,6 +131,7 @@ function compile(given: unknown, context: Context, depth: number): SchemaNode {
   // An `$id` of its own (draft 7's `#name` is an anchor) makes it the resource its `$ref`s resolve against.
   const outer = context.base;
   if (resource(schema, context.dialect)) context.base = schema;
+  node.scope = scopeOf(context, context.base);
   const kids: SchemaNode[] = [];
   const child = (value: unknown): SchemaNode => {
     const kid = compile(value, context, depth + 1);
@@ -253,16 +210,16 @@ function compile(given: unknown, context: Context, depth: number): SchemaNode {
   // From here on, the schemas it applies to its own value (dependentSchemas to its object).
   const placed = kids.length;
   readDependencies(schema, node, child, strings);
-  if (typeof ref === "string") kids.push((node.ref = resolve(ref, context, depth)));
+  if (typeof ref === "string") kids.push((node.ref = resolve(ref, context, depth)[0]));
   node.allOf = list(own(schema, "allOf"));
   node.anyOf = list(own(schema, "anyOf"));
   node.oneOf = list(own(schema, "oneOf"));
   node.not = sub(own(schema, "not"));
   node.ifSchema = sub(own(schema, "if"));
   [node.thenSchema, node.elseSchema] = [sub(own(schema, "then")), sub(own(schema, "else"))];
-  // `$dynamicRef` (or `$recursiveRef`) is not followed: in place, it accepts anything and may evaluate any key.
-  if ((own(schema, "$dynamicRef") ?? own(schema, "$recursiveRef")) !== undefined)
-    kids.push((node.allOf = [...(node.allOf ?? []), unread()]).at(-1)!);
+  for (const key of ["$dynamicRef", "$recursiveRef"])
+    if (own(schema, key) !== undefined)
+      kids.push((node.allOf = [...(node.allOf ?? []), dynamic(own(schema, key), key, context, depth)]).at(-1)!);
   context.base = outer;
   // Past the budget, what was read may be incomplete (an `enum` cut short): it accepts anything.
   if (budget.steps < 0) return Object.assign(node, unread());
@@ -281,20 +238,54 @@ function compile(given: unknown, context: Context, depth: number): SchemaNode {
 }
 
 /**
+ * A `$dynamicRef` (`$recursiveRef`), applied in place: resolved as a `$ref`, and when its target has
+ * the `$dynamicAnchor` its fragment names (`$recursiveAnchor: true`), a node the check resolves by
+ * its dynamic scope (see `dynamicRef`), every schema of the document with that anchor compiled
+ * too, once. Not a string, or in draft 4 to 7 (which do not have it): it accepts anything.
+ */
+function dynamic(ref: unknown, key: string, context: Context, depth: number): SchemaNode {
+  if (typeof ref !== "string" || legacy(context.dialect)) return unread();
+  const [target, schema] = resolve(ref, context, depth);
+  const name = dynamicName(ref, key === "$recursiveRef", schema, context.dialect);
+  if (name === undefined) return target;
+  let all = context.dynamic.get(name);
+  if (!all) {
+    context.dynamic.set(name, (all = []));
+    for (const [home, at] of chargedResources(context.root as object, context.dialect, context.budget).dynamic.get(
+      name,
+    ) ?? []) {
+      const node = reach(at, home, context, depth);
+      all.push(node);
+      const scope = scopeOf(context, home);
+      if (!scope.has(name)) scope.set(name, node);
+    }
+  }
+  const node: SchemaNode = { ...blank(false), any: false, decided: false, dynamicRef: [name, target, all] };
+  // Its kids, once all is compiled: every schema with the anchor (its target among them).
+  context.kids.set(node, [all, 0]);
+  return node;
+}
+
+/**
  * A `$ref` (a pointer, an anchor, or an `$id`'s URI: see refStart), compiled once per schema it points
  * to, however spelled (`#/$defs/a`, `#/%24defs/a`, `#/$defs/%61` are one); a remote or dangling one accepts anything.
  */
-function resolve(ref: string, context: Context, depth: number): SchemaNode {
-  const [nesting, base] = [context.nesting, context.base];
+function resolve(ref: string, context: Context, depth: number): [SchemaNode, unknown] {
   context.budget.steps -= 1 + ref.length;
-  const [home, start, pointer] = refStart(ref, context.root, context.dialect, base, context.budget);
-  context.base = home;
+  let [home, start, pointer] = refStart(ref, context.root, context.dialect, context.base, context.budget);
   const target = pointerTarget(start, pointer, (at) => {
-    if (resource(at, context.dialect)) context.base = at;
+    if (resource(at, context.dialect)) home = at;
   }); // dangling: unread
+  return [reach(target, home, context, depth), target];
+}
+
+/** A schema a reference reaches, compiled in the resource `base` (once: one compiled already is found, and marked shared). */
+function reach(target: unknown, base: unknown, context: Context, depth: number): SchemaNode {
+  const [nesting, outer] = [context.nesting, context.base];
+  context.base = base;
   // Compiled where reached, on the stack: a chain of thousands of `$ref`s is bounded (and refused).
   if (!nodesOf(context, target).has(target) && (context.nesting += depth) > MAX_COMPILE_NESTING) throw TOO_DEEP;
-  const node = compile(target, context, 1); // one compiled already is found (and marked shared)
-  [context.nesting, context.base] = [nesting, base];
+  const node = compile(target, context, 1);
+  [context.nesting, context.base] = [nesting, outer];
   return node;
 }

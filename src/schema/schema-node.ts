@@ -73,6 +73,14 @@ export interface SchemaNode {
   dependentSchemas: readonly (readonly [string, SchemaNode])[] | undefined;
   propertyNames: SchemaNode | undefined;
   ref: SchemaNode | undefined;
+  /**
+   * A `$dynamicRef` (`$recursiveRef`) whose target has the anchor it names: the name (`true`:
+   * `$recursiveAnchor`), the target, and every schema of the document with that anchor (the target
+   * among them), one of which the check goes to by the path it took.
+   */
+  dynamicRef: readonly [name: string | true, target: SchemaNode, all: readonly SchemaNode[]] | undefined;
+  /** The `$dynamicAnchor`s (by name) of the resource it is in, for the check's dynamic scope. */
+  scope: ReadonlyMap<string | true, SchemaNode> | undefined;
   allOf: readonly SchemaNode[] | undefined;
   anyOf: readonly SchemaNode[] | undefined;
   oneOf: readonly SchemaNode[] | undefined;
@@ -156,6 +164,8 @@ export function blank(never: boolean): SchemaNode {
     dependentSchemas: undefined,
     propertyNames: undefined,
     ref: undefined,
+    dynamicRef: undefined,
+    scope: undefined,
     allOf: undefined,
     anyOf: undefined,
     oneOf: undefined,
@@ -217,7 +227,15 @@ export function finishNode(node: SchemaNode): SchemaNode {
 
 /** The schemas a node applies to its own value (`$ref`, `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`, `dependentSchemas`). */
 export function inPlace(s: SchemaNode): SchemaNode[] {
-  const one = [s.ref, s.not, s.ifSchema, s.thenSchema, s.elseSchema].filter((node) => node !== undefined);
+  const one = [
+    s.ref,
+    s.dynamicRef?.[1],
+    ...(s.dynamicRef?.[2] ?? []),
+    s.not,
+    s.ifSchema,
+    s.thenSchema,
+    s.elseSchema,
+  ].filter((node) => node !== undefined);
   return [
     ...one,
     ...(s.allOf ?? []),

@@ -20,6 +20,8 @@ export interface Resources {
   ids: Map<string, object>;
   /** Each `uri#name` to its resource and the schema the anchor names. */
   anchors: Map<string, [object, object]>;
+  /** Each `$dynamicAnchor` name (`true`: `$recursiveAnchor: true`, at a resource's root) to its resources and schemas. */
+  dynamic: Map<string | true, [object, object][]>;
   /** The work of finding them: a step per schema and keyword, a step per character of each URI resolved. */
   steps: number;
 }
@@ -70,7 +72,7 @@ const found = new WeakMap<object, Resources>();
 export function resourcesOf(root: object, dialect: number): Resources {
   let known = found.get(root);
   if (known) return known;
-  const state: Resources = { uris: new Map(), ids: new Map(), anchors: new Map(), steps: 0 };
+  const state: Resources = { uris: new Map(), ids: new Map(), anchors: new Map(), dynamic: new Map(), steps: 0 };
   const resolve = (uri: string, base: string | undefined): string | undefined => {
     state.steps += uri.length + (base?.length ?? 0);
     if (base === undefined || uri.length > MAX_IDENTIFIER_LENGTH) return undefined;
@@ -96,6 +98,10 @@ export function resourcesOf(root: object, dialect: number): Resources {
       if (name && name.length <= MAX_IDENTIFIER_LENGTH && !state.anchors.has(key))
         state.anchors.set(key, [home, value]);
     }
+    // A `$dynamicAnchor` is kept by name too, wherever it is (`true`: `$recursiveAnchor: true`, at a resource's root).
+    for (const name of [own(value, "$dynamicAnchor"), value === home && own(value, "$recursiveAnchor")])
+      if (name === true || (typeof name === "string" && name.length <= MAX_IDENTIFIER_LENGTH))
+        (state.dynamic.get(name) ?? state.dynamic.set(name, []).get(name)!).push([home, value]);
     state.steps += KEYS.length;
     for (const key of KEYS) {
       const kid = own(value, key);
@@ -108,7 +114,31 @@ export function resourcesOf(root: object, dialect: number): Resources {
   return known;
 }
 
+/**
+ * The anchor a `$dynamicRef` (`$recursiveRef`, `recursive`) resolves by the dynamic scope: the
+ * name its fragment gives (`true` for `$recursiveAnchor`), when `target`, where it points, has that
+ * `$dynamicAnchor` (`$recursiveAnchor: true`); otherwise `undefined`: it is a `$ref`. Draft 4 to 7 have neither.
+ */
+export function dynamicName(
+  ref: string,
+  recursive: boolean,
+  target: unknown,
+  dialect: number,
+): string | true | undefined {
+  const name = recursive || ref.split("#")[1];
+  const key = name === true ? "$recursiveAnchor" : "$dynamicAnchor";
+  return !legacy(dialect) && isRecord(target) && own(target, key) === name ? name : undefined;
+}
+
 const charged = new WeakSet<StepBudget>();
+
+/** The document's resources, their search charged to `budget` the first time it asks. */
+export function chargedResources(root: object, dialect: number, budget: StepBudget): Resources {
+  const resources = resourcesOf(root, dialect);
+  if (!charged.has(budget)) budget.steps -= resources.steps;
+  charged.add(budget);
+  return resources;
+}
 
 /**
  * Where a `$ref` leads from the resource `base` of the document `root`: the resource it lands in,
@@ -126,9 +156,7 @@ export function refStart(
   budget: StepBudget,
 ): [unknown, unknown, string] {
   if (pointerTokens(ref) || !isRecord(root)) return [base, base, ref];
-  const resources = resourcesOf(root, dialect);
-  if (!charged.has(budget)) budget.steps -= resources.steps;
-  charged.add(budget);
+  const resources = chargedResources(root, dialect, budget);
   if (budget.steps < 0) return [base, undefined, ""];
   return locate(ref, resources, base, budget) ?? [base, undefined, ""];
 }

@@ -150,10 +150,12 @@ export interface CheckToolArgumentsOptions extends ToolSchemaCheckOptions {
  * `$schema` says draft 7 or older); an anchor, `#name`, of `$anchor`, `$dynamicAnchor` or draft
  * 6/7's `$id: "#name"`, in that resource; the URI of any `$id` the schema holds, resolved against
  * the `$id`s around it, with a pointer or an anchor after it; a `$ref` cycle that never goes into
- * the value stops after 64 steps). Every other keyword applies together with its siblings. Other
- * keywords (`$dynamicRef`, whose scope depends on the path taken: not followed; remote references,
- * the content keywords) are ignored: they never reject a value, and one that applies in place
- * (`$dynamicRef`, a remote `$ref`) may have evaluated any key or item.
+ * the value stops after 64 steps), `$dynamicRef` (2020-12) and `$recursiveRef` (2019-09): resolved
+ * as a `$ref`, then, when that target has the `$dynamicAnchor` the fragment names (`$recursiveAnchor:
+ * true`), to the outermost resource on the check's way there that has it too (its dynamic scope:
+ * past 64 resources binding names of their own, anything). Every other keyword applies together
+ * with its siblings. Other keywords (remote references, the content keywords) are ignored: they
+ * never reject a value, and one that applies in place (a remote `$ref`) may have evaluated any key or item.
  *
  * Never throws: a schema or keyword it cannot read accepts (use `checkToolSchema` to refuse such
  * a schema at the request). The schema is compiled on first use and kept for that schema object

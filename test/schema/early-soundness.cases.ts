@@ -50,8 +50,10 @@ const schemaOf: fc.Memo<Schema> = fc.memo((depth) => {
     // Read by the final check; early only where no schema applies in place beside them.
     fc.record({ unevaluatedProperties: fc.oneof(fc.constant(false), sub) }),
     fc.record({ unevaluatedItems: fc.oneof(fc.constant(false), sub) }),
-    // A keyword the checks do not follow: the schema is not exact, so no early verdict may trust it.
+    // Followed by the final check through the dynamic scope (`#d` names the anchor when `$defs.d`
+    // or the schema has it), anything to the early check: no early verdict may trust it.
     fc.record({ $dynamicRef: fc.constant("#d") }),
+    fc.record({ $dynamicAnchor: fc.constant("d") }),
   );
   return fc.oneof(
     { weight: 1, arbitrary: fc.constantFrom<Schema>(true, false) },
@@ -112,12 +114,12 @@ group("Early schema validation: a oneOf inside a oneOf", (test) => {
 });
 
 group("Early schema validation: a branch with a keyword the checks do not read", (test) => {
-  test("a oneOf branch that matches only because its $dynamicRef is unread is never counted as a sure match", () => {
+  test("a oneOf branch that matches early only because its $dynamicRef is not followed there is never a sure match", () => {
     // A reviewer's probe on 10b37abd: a branch holding a keyword the checks skip stayed decided
     // though not exact, so `{"a":1,"b":2}` matched "more than one" early, the final check accepting
     // it (and with abortOnViolation a valid answer was aborted). The keyword was unevaluatedProperties
-    // until the checks read it; `$dynamicRef` is still unread: here it reaches a schema that closes
-    // the object, so the first branch fails in JSON Schema and only the second matches.
+    // until the checks read it; `$dynamicRef` is followed by the final check only: here it reaches a
+    // schema that closes the object, so the first branch fails in JSON Schema and only the second matches.
     const closed = { $defs: { closed: { $dynamicAnchor: "closed", unevaluatedProperties: false } } };
     const schema = {
       type: "object",

@@ -1,5 +1,5 @@
 // checkToolSchema and the compilation agree on what a schema means (a hostile review of the pair):
-// generated schemas of `$ref`s (cycles, pointers through `$id`s, anchors, remote and dangling
+// generated schemas of `$ref`s and `$dynamicRef`s (cycles, pointers through `$id`s, anchors, remote and dangling
 // ones), `$defs`, `$id` resources, boolean schemas and the applicators. Whenever checkToolSchema
 // accepts a schema, every part of it compiles as read (exact: nothing left unread, which would
 // accept anything there unsaid) and checking values neither throws nor stops short; and a schema
@@ -51,6 +51,8 @@ const schemaOf: fc.Memo<Schema> = fc.memo((depth) => {
     fc.record({ $id: fc.constantFrom("https://x/r", "https://x/s", "#a", "t") }),
     fc.record({ $defs: fc.record({ a: sub, b: sub }, { requiredKeys: ["a"] }) }),
     fc.record({ $anchor: fc.constant("a") }),
+    fc.record({ $dynamicRef: fc.constantFrom(...REFS) }),
+    fc.record({ $dynamicAnchor: fc.constant("a") }),
   );
   return fc.oneof(
     { weight: 1, arbitrary: fc.constantFrom<Schema>(true, false) },
@@ -91,7 +93,7 @@ group("checkToolSchema and the compilation agree", (test) => {
           refused++;
           // An unused `$defs` entry of a shape JSON Schema does not allow is refused (the schema is
           // not valid); one whose `$ref` cannot be followed is valid, and must not be.
-          const refs = issues.filter((issue) => issue.path.endsWith(".$ref"));
+          const refs = issues.filter((issue) => /\.\$(dynamicR|r)ef$/.test(issue.path));
           assert(!whole || refs.length === 0, `refused (${JSON.stringify(refs)}), but compiles whole: ${text}`);
         }
       }),

@@ -118,15 +118,15 @@ group("$refs back into a schema being compiled, and $refs under an $id of its ow
     // Before: the schema a `$ref` reached while it was still being compiled was read as exact (the
     // default), so a branch that fails only by a keyword the checks skip counted as matching:
     // `{kid: {extra: 1}}` "matches more than one of the allowed shapes". That keyword was
-    // unevaluatedProperties until the checks read it; `$dynamicRef` (to a schema closing the object) is still skipped.
+    // unevaluatedProperties, then `$dynamicRef`, until the checks read them; a remote `$ref` (to a
+    // schema that may close the object) is still skipped.
     const kid = { oneOf: [{ $ref: "#" }, { type: "object", required: ["extra"] }] };
-    const closed = { $dynamicAnchor: "closed", unevaluatedProperties: false };
+    const closed = { $ref: "https://example.com/closed" };
     const root = JSON.parse(
       JSON.stringify({
         type: "object",
         properties: { name: { type: "string" }, kid },
-        $dynamicRef: "#closed",
-        $defs: { closed },
+        allOf: [closed],
       }),
     );
     assertEquals(checkToolArguments({ kid: { extra: 1 } }, root), []);
@@ -138,9 +138,8 @@ group("$refs back into a schema being compiled, and $refs under an $id of its ow
         N: {
           type: "object",
           properties: { kid: { oneOf: [{ $ref: "#/$defs/N" }, { type: "object", required: ["extra"] }] } },
-          $dynamicRef: "#closed",
+          allOf: [closed],
         },
-        closed,
       },
     } as ToolSchema;
     assertEquals(checkToolArguments({ root: { kid: { extra: 1 } } }, cycle), []);

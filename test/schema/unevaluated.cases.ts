@@ -108,8 +108,8 @@ group("unevaluatedProperties and unevaluatedItems", (test) => {
     assertEquals(checkToolArguments([1, 2, 3], all), []);
   });
 
-  test("what the checks do not follow never rejects: $dynamicRef, a remote $ref", () => {
-    // The $dynamicRef resolves to the anchor evaluating b (valid as JSON Schema says): not followed, it may evaluate any key.
+  test("a $dynamicRef evaluates what its target does; what the checks do not follow (a remote $ref) never rejects", () => {
+    // The $dynamicRef resolves to the anchor evaluating b (valid as JSON Schema says), and no more.
     const dynamic = tool({
       $defs: { more: { $dynamicAnchor: "more", properties: { b: true } } },
       properties: { a: true },
@@ -117,6 +117,7 @@ group("unevaluatedProperties and unevaluatedItems", (test) => {
       unevaluatedProperties: false,
     });
     assertEquals(checkToolArguments({ a: 1, b: 2 }, dynamic), []);
+    assertEquals(checkToolArguments({ a: 1, c: 2 }, dynamic), ["$.c is not allowed"]);
     const remote = tool({ allOf: [{ $ref: "https://example.com/s" }], unevaluatedProperties: false });
     assertEquals(checkToolArguments({ a: 1 }, remote), []);
   });

@@ -82,7 +82,11 @@ const SUPPORTED = new Set([
   "dependencies",
   "propertyNames",
   "$ref",
+  "$dynamicRef",
+  "$recursiveRef",
   "$anchor",
+  "$dynamicAnchor",
+  "$recursiveAnchor",
   "$defs",
   "definitions",
   "allOf",
@@ -147,7 +151,7 @@ function eachSchema(schema: unknown, visit: (s: Schema) => void): void {
 }
 
 /**
- * Whether a `$ref` names a URI no `$id` of the schema has (resolved with the URL API against the
+ * Whether a `$ref` (`$dynamicRef`) names a URI no `$id` of the schema has (resolved with the URL API against the
  * `$id`s around it; in draft 7 an `$id` beside a `$ref` does not count).
  */
 function remoteRef(schema: unknown, draft7: boolean): boolean {
@@ -158,7 +162,8 @@ function remoteRef(schema: unknown, draft7: boolean): boolean {
     const id = s["$id"];
     if (typeof id === "string" && !id.startsWith("#") && !(draft7 && "$ref" in s))
       ids.add((base = new URL(id, base).href));
-    if (typeof s["$ref"] === "string") refs.push(new URL(s["$ref"], base).href.replace(/#.*/, ""));
+    for (const key of ["$ref", "$dynamicRef"])
+      if (typeof s[key] === "string") refs.push(new URL(s[key], base).href.replace(/#.*/, ""));
     for (const key of ONE) if (!Array.isArray(s[key])) walk(s[key], base);
     for (const key of LIST) if (Array.isArray(s[key])) for (const item of s[key] as unknown[]) walk(item, base);
     for (const key of MAP) if (isSchemaObject(s[key])) for (const item of Object.values(s[key])) walk(item, base);
@@ -191,8 +196,10 @@ function moveRefs(schema: unknown): unknown {
   if (!isSchemaObject(schema)) return schema;
   if (typeof schema["$id"] === "string" && !schema["$id"].startsWith("#")) return schema;
   const copy: Schema = { ...schema };
-  if (typeof copy["$ref"] === "string" && /^#(\/|$)/.test(copy["$ref"]))
-    copy["$ref"] = `#/properties/v${copy["$ref"].slice(1)}`;
+  for (const key of ["$ref", "$dynamicRef"]) {
+    const ref = copy[key];
+    if (typeof ref === "string" && /^#(\/|$)/.test(ref)) copy[key] = `#/properties/v${ref.slice(1)}`;
+  }
   for (const key of ONE) if (Object.hasOwn(copy, key) && !Array.isArray(copy[key])) copy[key] = moveRefs(copy[key]);
   for (const key of LIST) if (Array.isArray(copy[key])) copy[key] = (copy[key] as unknown[]).map(moveRefs);
   for (const key of MAP) {

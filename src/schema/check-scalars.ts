@@ -1,0 +1,77 @@
+import { isRecord } from "../shared/values.ts";
+import { thousands } from "./bounded-issues.ts";
+import { linearPattern } from "./pattern/linear-pattern.ts";
+import type { PatternBudget } from "./pattern-budget.ts";
+import { MAX_PATTERN_LENGTH } from "./schema-node.ts";
+
+/**
+ * `checkToolSchema`'s checks of the keywords whose value is not a schema (`type`, `enum`,
+ * `required`, bounds and counts, `pattern`, ...), by field.
+ *
+ * @module
+ */
+
+/** The names `type` may give. */
+const TYPES = ["object", "array", "string", "number", "integer", "boolean", "null"];
+const NUMBERS = ["minimum", "maximum"];
+/** Keywords whose value is a count (a non-negative integer). */
+const COUNTS = "minLength maxLength minItems maxItems minProperties maxProperties minContains maxContains".split(" ");
+
+/** Reports the keywords of `value` with a number, string, list or boolean value not of the shape JSON Schema gives it. */
+export function checkScalars(
+  value: Record<string, unknown>,
+  field: (key: string) => string,
+  report: (at: string, message: string) => void,
+  patterns: PatternBudget,
+  dialect: number,
+): void {
+  const has = (key: string): boolean => Object.hasOwn(value, key);
+  const type = value["type"];
+  // A name the checks do not know would leave `type` unchecked: not a JSON type, so not a valid schema.
+  const names = typeof type === "string" ? [type] : type;
+  if (has("type") && !(Array.isArray(names) && names.length > 0 && names.every((name) => TYPES.includes(name))))
+    report(field("type"), `must be one of ${TYPES.join(", ")}, or a non-empty array of them`);
+  if (has("enum") && !Array.isArray(value["enum"])) report(field("enum"), "must be an array");
+  const required = value["required"];
+  if (has("required") && !(Array.isArray(required) && required.every((name) => typeof name === "string")))
+    report(field("required"), "must be an array of strings");
+  for (const key of NUMBERS) if (has(key) && !Number.isFinite(value[key])) report(field(key), "must be a number");
+  // Draft 4's booleans beside minimum/maximum: a bound where no later draft (numbers only) is declared.
+  for (const key of ["exclusiveMinimum", "exclusiveMaximum"])
+    if (has(key) && !Number.isFinite(value[key]) && (typeof value[key] !== "boolean" || dialect > 5))
+      report(field(key), `must be a number${dialect > 5 ? " ($schema says a draft after 4)" : ""}`);
+  if (has("multipleOf") && !((value["multipleOf"] as number) > 0 && Number.isFinite(value["multipleOf"])))
+    report(field("multipleOf"), "must be a number greater than 0");
+  for (const key of COUNTS)
+    if (has(key) && !(Number.isInteger(value[key]) && (value[key] as number) >= 0))
+      report(field(key), "must be a non-negative integer");
+  for (const key of ["uniqueItems", "nullable"])
+    if (has(key) && typeof value[key] !== "boolean") report(field(key), "must be a boolean");
+  if (has("format") && typeof value["format"] !== "string") report(field("format"), "must be a string");
+  const problem = has("pattern") ? patternProblem(value["pattern"], patterns) : undefined;
+  if (problem) report(field("pattern"), problem);
+  const dependentRequired = value["dependentRequired"];
+  if (
+    has("dependentRequired") &&
+    !(
+      isRecord(dependentRequired) &&
+      Object.values(dependentRequired).every((list) => Array.isArray(list) && list.every((n) => typeof n === "string"))
+    )
+  )
+    report(field("dependentRequired"), "must be an object of arrays of strings");
+}
+
+/** What keeps a pattern from the linear-time matcher (not valid, a backreference, lookaround, too large), if anything. */
+export function patternProblem(pattern: unknown, patterns: PatternBudget): string | undefined {
+  if (typeof pattern !== "string") return "must be a string";
+  if (pattern.length > MAX_PATTERN_LENGTH) return `is longer than ${thousands(MAX_PATTERN_LENGTH)} characters`;
+  // Counted before the runtime reads it: the escapes are what would cost.
+  if (!patterns.take(pattern)) return tooManyEscapes(patterns);
+  const read = linearPattern(pattern);
+  return read.type === "refused" ? read.reason : undefined;
+}
+
+/** Why a pattern past the budget is refused. */
+export function tooManyEscapes(patterns: PatternBudget): string {
+  return `takes the Unicode property escapes (\\p{...}) of the request's patterns past ${patterns.limit} (each costs the runtime far more than any other part of a pattern)`;
+}
