@@ -10,9 +10,11 @@ import { providerModel } from "./provider-model.ts";
  * sends its own model names (Claude Code does, for its background calls too) is routed without
  * being reconfigured. A name ending in `*` matches every name it begins (the longest such prefix
  * wins), `*` alone matches any name; an exact name wins over a prefix. The pairs were checked when
- * the settings were read (../env.ts), so a bad target never becomes a 400 blaming the client. A name neither mapped nor `<provider>/<model>` goes to `bare`
- * (the protocol's own provider, when {@link bareNameProvider} gives it) under that name, else is a
- * 404 (`not_found`) saying how to name a model.
+ * the settings were read (../env.ts), so a bad target never becomes a 400 blaming the client. A name
+ * without a `/` that is not mapped goes to `bare` (the protocol's own provider, when
+ * {@link bareNameProvider} gives it) under that name, else is a 404 (`not_found`) saying how to
+ * name a model. A name with a `/` is `<provider>/<model>`: an unknown provider (`nope/x`) is the
+ * 400 `unknown_provider` at `model` of the other endpoints, never a bare name sent upstream.
  */
 export function agentModel(
   value: unknown,
@@ -22,7 +24,7 @@ export function agentModel(
 ): { provider: string; model: string } {
   const alias = typeof value === "string" ? resolveAlias(value, aliases) : undefined;
   if (alias !== undefined) return { provider: alias.provider, model: alias.model };
-  if (typeof value === "string" && value !== "" && !providers.includes(value.split("/")[0]!)) {
+  if (typeof value === "string" && value !== "" && !value.includes("/") && !providers.includes(value)) {
     if (bare !== undefined) return { provider: bare, model: value };
     throw new HttpError(404, {
       code: "not_found",
