@@ -4,8 +4,8 @@
 // WebSearchTool20250305: `Array<string> | null`). Anything else is a 400 in the protocol's own error
 // shape naming the field, whatever the upstream (forwarded, mapped or dropped): a string was read
 // as no limit and an OpenAI Chat search model searched the whole web, and a forwarded one was the
-// provider's 400 that no client reads, or a tool that nobody checked. Real clients: openai-node and
-// @anthropic-ai/sdk.
+// provider's 400 that no client reads, or a tool that nobody checked. So is an Anthropic tool with
+// both lists (Anthropic's API takes one or the other). Real clients: openai-node and @anthropic-ai/sdk.
 import type { Tool } from "openai/resources/responses/responses";
 import type Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
@@ -67,24 +67,28 @@ describe("POST /v1/responses: a web search tool's filters", () => {
 
 describe("POST /v1/messages: an Anthropic web search tool's domain lists", () => {
   const SEARCH = { type: "web_search_20250305", name: "web_search" } as const;
+  const QUESTION = [{ role: "user" as const, content: "Ruby 3.4?" }];
   const malformed: [Record<string, unknown>, string][] = [
     [{ allowed_domains: "ruby-lang.org" }, "tools[1].allowed_domains"],
     [{ blocked_domains: "example.com" }, "tools[1].blocked_domains"],
     [{ blocked_domains: [null] }, "tools[1].blocked_domains[0]"],
   ];
 
-  it("is a 400 in Anthropic's shape naming the field, to every upstream, listed or not, nothing sent", async () => {
-    await eachUpstream(malformed, async (upstream, env, model, [fields, field]) => {
-      const tools = [
+  /** A request of `model` offering a function and the search tool with `fields`, through @anthropic-ai/sdk. */
+  const ask = (upstream: FakeUpstream, env: Env, model: string, fields: Record<string, unknown>) =>
+    anthropicClient(upstream, env).messages.create({
+      model,
+      max_tokens: 64,
+      messages: QUESTION,
+      tools: [
         { name: "read_file", input_schema: { type: "object" } },
         { ...SEARCH, ...fields },
-      ] as Anthropic.ToolUnion[];
-      const request = anthropicClient(upstream, env).messages.create({
-        model,
-        max_tokens: 64,
-        messages: [{ role: "user", content: "Ruby 3.4?" }],
-        tools,
-      });
+      ] as Anthropic.ToolUnion[],
+    });
+
+  it("is a 400 in Anthropic's shape naming the field, to every upstream, listed or not, nothing sent", async () => {
+    await eachUpstream(malformed, async (upstream, env, model, [fields, field]) => {
+      const request = ask(upstream, env, model, fields);
       const context = `${model} ${JSON.stringify(fields)}`;
       await expect(request, context).rejects.toMatchObject({
         status: 400,
@@ -92,5 +96,24 @@ describe("POST /v1/messages: an Anthropic web search tool's domain lists", () =>
       });
       await expect(request, context).rejects.toThrow(field);
     });
+  });
+
+  it("with both allowed_domains and blocked_domains (Anthropic takes one or the other), a 400 naming them, to every upstream, listed or not", async () => {
+    const both = { allowed_domains: ["ruby-lang.org"], blocked_domains: ["example.com"] };
+    await eachUpstream([both], async (upstream, env, model) => {
+      const request = ask(upstream, env, model, both);
+      await expect(request, model).rejects.toMatchObject({
+        status: 400,
+        error: { type: "error", error: { type: "invalid_request_error" } },
+      });
+      await expect(request, model).rejects.toThrow(/tools\[1\]\.blocked_domains.*tools\[1\]\.allowed_domains/);
+    });
+    // Either list alone (or one empty beside the other) is taken, as before.
+    for (const lists of [{ allowed_domains: ["ruby-lang.org"] }, { allowed_domains: [], blocked_domains: ["a.org"] }]) {
+      const upstream = new FakeUpstream({ kind: "sse", chunks: [chatCited()] });
+      // The request is sent (the answer, a Chat recording, is not what is checked here).
+      await ask(upstream, LISTED, "anthropic/claude-sonnet-4-5", lists).catch(() => undefined);
+      expect(upstream.requests, JSON.stringify(lists)).toHaveLength(1);
+    }
   });
 });

@@ -213,16 +213,13 @@ export interface MappedSearch {
 }
 
 /**
- * A Messages client's Anthropic web search tool (`web_search_20250305` and later: `user_location`
- * `{type: "approximate", city, region, country, timezone}`, `allowed_domains`, `blocked_domains`,
- * `max_uses`) as the web search of an OpenAI upstream: an OpenAI Chat search model's
- * `web_search_options` (the location nested), an OpenAI Responses model's `web_search` tool (the
- * location flat, `allowed_domains` as `filters.allowed_domains`). Undefined for another type or
- * provider, and for a Responses model given `blocked_domains`, which OpenAI has no counterpart
- * for: no search rather than an unlimited one (it searches only with the tool). A Chat search
- * model searches the whole web on every request, tool or not, so a limit it cannot keep
- * (`allowed_domains`, `blocked_domains`) is a 400 naming it. `max_uses` has no counterpart either,
- * and is left out (OpenAI decides how often).
+ * A Messages client's Anthropic web search tool (`web_search_20250305` and later) as the web search
+ * of an OpenAI upstream: an OpenAI Chat search model's `web_search_options` (`user_location` nested),
+ * an OpenAI Responses model's `web_search` tool (the location flat, `allowed_domains` as
+ * `filters.allowed_domains`). Undefined for another type or provider, and for a Responses model
+ * given `blocked_domains` (OpenAI has no counterpart): no search rather than an unlimited one. A
+ * limit a Chat search model cannot keep is a 400 ({@link checkMessagesSearchLimits}); `max_uses`,
+ * with no counterpart either, is left out (OpenAI decides how often).
  *
  * @example
  * ```ts
@@ -260,7 +257,8 @@ export function messagesWebSearchOf(
  * Chat search model: it searches the whole web on every request, whether the tool is mapped, is
  * dropped (`ANTHROPIC_SERVER_TOOLS` without `web_search`) or comes after the first search tool.
  * To any upstream (Anthropic's, which is sent the tool as given, too), a 400 naming a domain list
- * that is not one of strings (@anthropic-ai/sdk's `WebSearchTool20250305`).
+ * that is not one of strings (@anthropic-ai/sdk's `WebSearchTool20250305`), or `blocked_domains`
+ * beside `allowed_domains`, which Anthropic refuses ("cannot be used alongside"), both non-empty.
  *
  * @example
  * ```ts
@@ -275,9 +273,12 @@ export function checkMessagesSearchLimits(
 ): void {
   if (!ANTHROPIC_SEARCH.test(String(own(tool, "type")))) return;
   const [allowed, blocked] = [domainsAt(tool, "allowed_domains", path), domainsAt(tool, "blocked_domains", path)];
+  const [allow, block] = [`${path}.allowed_domains`, `${path}.blocked_domains`];
+  if (allowed.length > 0 && blocked.length > 0)
+    throw invalidField(block, `\`${block}\` is given beside \`${allow}\`: a web search takes one list or the other.`);
   if (!isChatSearchModel(provider, model)) return;
-  if (allowed.length > 0) throw unlimited(`${path}.allowed_domains`, "limits the search to some domains");
-  if (blocked.length > 0) throw unlimited(`${path}.blocked_domains`, "keeps the search off some domains");
+  if (allowed.length > 0) throw unlimited(allow, "limits the search to some domains");
+  if (blocked.length > 0) throw unlimited(block, "keeps the search off some domains");
 }
 
 /** Marks the parsed request's web search ({@link messagesWebSearchOf}) for the upstream it was mapped for. */
