@@ -200,6 +200,57 @@ describe("POST /v1/responses with a web search tool", () => {
     expect(body["web_search_options"]).toBeUndefined();
   });
 
+  it("with allowed_tools that leave it out, is a 400 naming tool_choice.tools with a search model, which searches anyway", async () => {
+    const lookup: Tool = { type: "function", name: "lookup", parameters: { type: "object" }, strict: false };
+    const leftOut: NonNullable<ResponseCreateParamsStreaming["tool_choice"]>[] = [
+      { type: "allowed_tools", mode: "auto", tools: [{ type: "function", name: "lookup" }] },
+      { type: "allowed_tools", mode: "required", tools: [{ type: "function", name: "lookup" }] },
+    ];
+    for (const choice of leftOut) {
+      const upstream = searchModel();
+      const stream = openAIClient(upstream, ENV).responses.stream({
+        model: SEARCH_MODEL,
+        input: QUESTION,
+        tools: [lookup, { type: "web_search" }],
+        tool_choice: choice,
+      });
+      await expect(stream.finalResponse(), JSON.stringify(choice)).rejects.toMatchObject({
+        status: 400,
+        param: "tool_choice.tools",
+        message: expect.stringContaining("searches the web on every request"),
+      });
+      expect(upstream.requests).toEqual([]);
+    }
+    // Listed, the search is allowed: the model is sent it, its function offered beside it.
+    for (const type of ["web_search", "web_search_preview"] as const) {
+      const allowed = { type: "allowed_tools", mode: "auto", tools: [{ type }, { type: "function", name: "lookup" }] };
+      const { body } = await responses(SEARCH_MODEL, [lookup, { type, search_context_size: "low" }], allowed as never);
+      expect([body["web_search_options"], body["tools"]], type).toEqual([
+        { search_context_size: "low" },
+        [{ type: "function", function: { name: "lookup", parameters: { type: "object" } } }],
+      ]);
+    }
+    // An OpenAI Responses model is sent the listed search among the allowed tools.
+    const upstream = new FakeUpstream({ kind: "sse", chunks: [responsesCited()] });
+    await openAIClient(upstream, ENV)
+      .responses.stream({
+        model: "openai-responses/gpt-5",
+        input: QUESTION,
+        tools: [lookup, { type: "web_search" }],
+        tool_choice: { type: "allowed_tools", mode: "auto", tools: [{ type: "web_search" }] },
+      })
+      .finalResponse();
+    expect(sent(upstream)["tools"]).toEqual([{ type: "web_search" }]);
+    // A search listed that `tools` does not offer is a 400 naming it, as a function would be.
+    await expect(
+      responses(SEARCH_MODEL, [lookup], {
+        type: "allowed_tools",
+        mode: "auto",
+        tools: [{ type: "web_search" }],
+      } as never),
+    ).rejects.toMatchObject({ status: 400, param: "tool_choice.tools[0].type" });
+  });
+
   it("is a 400 naming the field of the tool at fault", async () => {
     await expect(
       openAIClient(searchModel(), ENV)

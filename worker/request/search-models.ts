@@ -48,18 +48,19 @@ export function checkSearchModel(provider: string, model: string): void {
 }
 
 /**
- * The 400 at `field` for a choice of no tool (`tool_choice` none) beside a web search tool, to an
- * OpenAI Chat search model: it searches the web on every request, whatever the choice (OpenAI's
- * web search guide: with Chat Completions the model always retrieves from the web before it
- * answers), so the search the client turned off would run, billed to the deployment's key.
+ * The 400 at `field` for a choice of no search beside a web search tool (`tool_choice` none, or
+ * allowed tools that leave it out: `asks`), to an OpenAI Chat search model: it searches the web on
+ * every request, whatever the choice (OpenAI's web search guide: with Chat Completions the model
+ * always retrieves from the web before it answers), so the search the client turned off would
+ * run, billed to the deployment's key.
  *
  * @example
  * ```ts
  * throw searchNotRefusable("tool_choice");
  * ```
  */
-export const searchNotRefusable = (field: string): HttpError =>
+export const searchNotRefusable = (field: string, asks = "is none beside a web search tool"): HttpError =>
   invalidField(
     field,
-    `\`${field}\` is none beside a web search tool, but an OpenAI Chat search model searches the web on every request, which no tool_choice can stop: use a model that does not search, or leave the web search tool out.`,
+    `\`${field}\` ${asks}, but an OpenAI Chat search model searches the web on every request, which no tool_choice can stop: use a model that does not search, or leave the web search tool out.`,
   );

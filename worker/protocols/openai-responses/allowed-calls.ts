@@ -4,12 +4,21 @@ import { upstreamProviders } from "../../upstream/providers/index.ts";
 import type { CallRules } from "../call-rules.ts";
 import { arrayAt, chosenToolAt, objectAt, type WireTool } from "../client-request.ts";
 import { toolNameIn } from "../tool-names.ts";
+import { WEB_SEARCH_TOOLS } from "../web-search.ts";
 
 /**
  * The names an `allowed_tools` choice lists, each one of the request's tools (a 400 at its path
- * otherwise); `undefined` for any other choice. Only these tools are sent to the provider.
+ * otherwise); `undefined` for any other choice. Only these tools are sent to the provider. A web
+ * search is listed by its type (`{type: "web_search"}`), which must be among `searches`, the
+ * search types `tools` gives: the search tool of an OpenAI Responses upstream, which is offered
+ * under its type, and nothing for another (dropped, or an OpenAI Chat search model's
+ * `web_search_options`: ./request-tools.ts webSearchOf).
  */
-export function allowedToolsOf(value: unknown, tools: readonly WireTool[] | undefined): Set<string> | undefined {
+export function allowedToolsOf(
+  value: unknown,
+  tools: readonly WireTool[] | undefined,
+  searches: ReadonlySet<string> = new Set(),
+): Set<string> | undefined {
   if (!isObject(value) || own(value, "type") !== "allowed_tools") return undefined;
   // 1 to 128 entries, as OpenAI's API (and Open Responses' `AllowedToolsParam`) bounds the list;
   // a set, each name looked up among up to 1,024 tools.
@@ -18,17 +27,31 @@ export function allowedToolsOf(value: unknown, tools: readonly WireTool[] | unde
     throw invalidField("tool_choice.tools", "`tool_choice.tools` must list 1 to 128 tools.");
   const offered = new Set(tools?.map((tool) => tool.name));
   return new Set(
-    listed.map((entry, i) => {
+    listed.flatMap((entry, i) => {
       const at = `tool_choice.tools[${i}]`;
-      const name = toolNameIn(
-        own(objectAt(entry, at), "name"),
-        `${at}.name`,
-        upstreamProviders["openai-responses"].toolNames,
-      );
-      return offered.has(name) ? name : chosenToolAt(name, tools, `${at}.name`).name;
+      const fields = objectAt(entry, at);
+      const type = own(fields, "type");
+      if (typeof type === "string" && WEB_SEARCH_TOOLS.has(type)) {
+        if (!searches.has(type))
+          throw invalidField(`${at}.type`, `\`${at}.type\` is a web search \`tools\` does not offer.`);
+        return offered.has(type) ? [type] : [];
+      }
+      const name = toolNameIn(own(fields, "name"), `${at}.name`, upstreamProviders["openai-responses"].toolNames);
+      return [offered.has(name) ? name : chosenToolAt(name, tools, `${at}.name`).name];
     }),
   );
 }
+
+/**
+ * Whether an `allowed_tools` choice lists a web search (`{type: "web_search"}`), its mode not
+ * `none`: the search a Chat search model runs anyway is then allowed.
+ */
+export const allowsSearch = (choice: Record<string, unknown>): boolean =>
+  own(choice, "mode") !== "none" &&
+  Array.isArray(own(choice, "tools")) &&
+  (own(choice, "tools") as unknown[]).some(
+    (entry) => isObject(entry) && WEB_SEARCH_TOOLS.has(String(own(entry, "type"))),
+  );
 
 /**
  * The most calls a response may hold: none with `tool_choice` `none` (or an `allowed_tools` choice

@@ -14,6 +14,7 @@ import { AGENT_BOUNDS } from "../../request/parse-stream-request.ts";
 import { arrayAt, chosenToolAt, objectAt, stringAt, type WireTool } from "../client-request.ts";
 import { toolNameIn } from "../tool-names.ts";
 import { customFormatAt, customParameters, responsesCustomTool } from "../custom-calls.ts";
+import { allowsSearch } from "./allowed-calls.ts";
 import { builtInToolOf, chosenBuiltIn } from "./built-in-tools.ts";
 import { mcpToolName, mcpToolOf } from "./mcp-items.ts";
 import { toolCallingToolOf } from "./program-items.ts";
@@ -139,9 +140,9 @@ const tooManyTools = (path: string): HttpError =>
  * OpenAI Chat's `web_search_options`, for an OpenAI Chat search model (its id names `search`:
  * `gpt-4o-search-preview`, `gpt-5-search-api`), which searches with them; OpenAI refuses them
  * with its other models, and every other provider has none, so the tool is dropped there, as
- * clients send it by default. Not when `tool_choice` lists the allowed tools (a search is no tool
- * it can name), nor unless `OPENAI_SERVER_TOOLS` lists `web_search` (`listed`); `tool_choice` none
- * beside a search tool is a 400 ({@link searchNotRefusable}): the model would search all the same.
+ * clients send it by default. Not unless `OPENAI_SERVER_TOOLS` lists `web_search` (`listed`);
+ * `tool_choice` none beside a search tool, or `allowed_tools` that leave it out, is a 400
+ * ({@link searchNotRefusable}): the model would search all the same.
  * A search tool limiting the search in a way Chat cannot say (`external_web_access: false`,
  * `filters.allowed_domains`) is a 400 naming it, whatever the choice ({@link checkChatSearchLimits}):
  * a search model searches the whole live web on every request, `tool_choice` none included.
@@ -156,10 +157,21 @@ export function webSearchOf(
   const searches = (tool: unknown) => isObject(tool) && WEB_SEARCH_TOOLS.has(String(own(tool, "type")));
   tools.forEach((tool, i) => searches(tool) && checkChatSearchLimits(tool as Record<string, unknown>, `tools[${i}]`));
   if (choice === "none" && tools.some(searches)) throw searchNotRefusable("tool_choice");
-  if (isObject(choice) && own(choice, "type") === "allowed_tools") return undefined;
+  // Allowed tools that leave the offered search out (or allow none) ask for no search, as none does.
+  if (isObject(choice) && own(choice, "type") === "allowed_tools" && !allowsSearch(choice))
+    if (tools.some(searches)) throw searchNotRefusable("tool_choice.tools", "leaves out the web search tool offered");
+    else return undefined;
   const at = tools.findIndex(searches);
   return at < 0 ? undefined : responsesWebSearchAt(tools[at] as Record<string, unknown>, `tools[${at}]`);
 }
+
+/** The web search types `tools` gives (`web_search`, ...): what an `allowed_tools` choice may list of them. */
+export const searchTypesOf = (tools: unknown): Set<string> =>
+  new Set(
+    (Array.isArray(tools) ? tools : [])
+      .map((tool) => (isObject(tool) ? own(tool, "type") : undefined))
+      .filter((type): type is string => typeof type === "string" && WEB_SEARCH_TOOLS.has(type)),
+  );
 
 /**
  * A `tool_choice` of a tool OpenAI runs, as an OpenAI Responses upstream is sent it (checked by

@@ -62,7 +62,7 @@ import type { CallRules } from "../call-rules.ts";
 import { withBuiltInTools } from "./built-in-tools.ts";
 import { withNativeCustomTools } from "../custom-calls.ts";
 import type { Programs } from "./program-items.ts";
-import { hostedToolChoice, offeredTools, toolChoice, webSearchOf } from "./request-tools.ts";
+import { hostedToolChoice, offeredTools, searchTypesOf, toolChoice, webSearchOf } from "./request-tools.ts";
 import { addItem } from "./input-items.ts";
 import { openAIFieldsOf, type ResponseSettings, responsesSampling, settingsOf } from "./settings.ts";
 import { checkRequestOptions, contextManagementOf } from "./request-options.ts";
@@ -137,7 +137,7 @@ export function parseResponsesRequest(
   // The tools OpenAI would run go to it only as `OPENAI_SERVER_TOOLS` lists them (../openai-server-tools.ts).
   const gate = { provider, listed: serverTools, dropped: new Set<string>() };
   const offered = offeredTools(given, context.added, customTools, builtIns, gate);
-  const allowedTools = allowedToolsOf(own(fields, "tool_choice"), offered);
+  const allowedTools = allowedToolsOf(own(fields, "tool_choice"), offered, searchTypesOf(given));
   const tools = allowedTools ? offered?.filter((tool) => allowedTools.has(tool.name)) : offered;
   const webSearch = webSearchOf(given, gate, model, own(fields, "tool_choice"));
   const { request } = clientRequest(
