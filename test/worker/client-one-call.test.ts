@@ -140,7 +140,9 @@ describe("@anthropic-ai/sdk, tool_choice.disable_parallel_tool_use: true on POST
     });
 
   it("a choice of none calls no tool: disable_parallel_tool_use means nothing there, and is a boolean", async () => {
-    const upstream = threeCalls("anthropic");
+    // Text beside the calls left out: an answer of those calls alone is an error (client-tool-choice.test.ts).
+    const calls = CITIES.map((location) => ({ name: "get_weather", arguments: { location } }));
+    const upstream = scripted("anthropic", { text: "Sunny.", calls });
     const send = async (tool_choice: Record<string, unknown>) => {
       const body = { model: "anthropic/test-model", max_tokens: 64, messages: [{ role: "user", content: "Hi" }] };
       return worker(upstream).call(post("/v1/messages", { ...body, tools, tool_choice }, AUTH), live("anthropic"));

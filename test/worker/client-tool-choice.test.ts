@@ -1,8 +1,10 @@
 // What a client allowed on Chat Completions and Messages: `tool_choice` none, a forced tool and
 // Chat's `allowed_tools` are held to on the answer, streamed and not, when the provider (or a
 // compatible server) calls all the same or calls another tool: the calls left out go with all their
-// events, the kept ones indexed from 0, and an answer left with no call finishes as a stop. A call
-// the provider ran itself (an Anthropic server tool's) is never one of them: its result names it.
+// events, the kept ones indexed from 0, and an answer left with no call finishes as a stop, but one
+// those calls were all of (no text, no call left) is an error that says why, in the protocol's shape,
+// as on /v1/responses, never an empty success. A call the provider ran itself (an Anthropic server
+// tool's) is never one of them: its result names it.
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
@@ -19,6 +21,25 @@ const TIME = {
 };
 const PROVIDERS: Provider[] = ["openai", "anthropic", "gemini"];
 
+/** The two tools, as Chat Completions offers them. */
+const tools = [WEATHER, TIME].map(({ name, parameters }) => ({
+  type: "function" as const,
+  function: { name, parameters },
+}));
+/** The same, as Messages offers them. */
+const anthropicTools = [WEATHER, TIME].map(({ name, parameters }) => ({
+  name,
+  input_schema: { ...parameters, type: "object" as const },
+}));
+/** A Messages request of `provider`'s test model asking `content`, with both tools and `tool_choice`. */
+const messagesRequest = (provider: Provider, content: string, tool_choice: Anthropic.ToolChoice) => ({
+  model: `${provider}/test-model`,
+  max_tokens: 1024,
+  messages: [{ role: "user" as const, content }],
+  tools: anthropicTools,
+  tool_choice,
+});
+
 /** A turn of text, then a call of `get_time` and one of `get_weather`, whatever the request said. */
 const callsAnyway = (provider: Provider) =>
   scripted(provider, {
@@ -32,6 +53,15 @@ const callsAnyway = (provider: Provider) =>
 /** The text the answer keeps: Gemini's scripted turn writes its calls alone. */
 const textOf = (provider: Provider) => (provider === "gemini" ? "" : "Here.");
 
+/**
+ * The cases whose answer keeps text or a call: Gemini's calls alone, all left out, are an error
+ * (the last describe), where they were an empty stop.
+ */
+const keepsSomething =
+  (provider: Provider) =>
+  ([, , names]: readonly [string, unknown, string[]]): boolean =>
+    textOf(provider) !== "" || names.length > 0;
+
 /** An SDK's options: the Worker's token, its fetch handler in front of a provider that calls anyway. */
 const client = (provider: Provider) => ({
   apiKey: "t",
@@ -40,10 +70,6 @@ const client = (provider: Provider) => ({
 });
 
 describe("openai-node on POST /v1/chat/completions: tool_choice held to", () => {
-  const tools = [WEATHER, TIME].map(({ name, parameters }) => ({
-    type: "function" as const,
-    function: { name, parameters },
-  }));
   const weatherOnly = { type: "function" as const, function: { name: "get_weather" } };
   const choices: [string, OpenAI.ChatCompletionToolChoiceOption, string[]][] = [
     ["none", "none", []],
@@ -55,7 +81,7 @@ describe("openai-node on POST /v1/chat/completions: tool_choice held to", () => 
     ],
   ];
   for (const provider of PROVIDERS)
-    for (const [label, tool_choice, names] of choices)
+    for (const [label, tool_choice, names] of choices.filter(keepsSomething(provider)))
       it(`${provider}, ${label}: the calls allowed alone, from index 0, streamed and not`, async () => {
         const sdk = new OpenAI({ baseURL: "http://localhost:8787/v1", ...client(provider) });
         const request = {
@@ -90,25 +116,15 @@ describe("openai-node on POST /v1/chat/completions: tool_choice held to", () => 
 });
 
 describe("@anthropic-ai/sdk on POST /v1/messages: tool_choice held to", () => {
-  const tools = [WEATHER, TIME].map(({ name, parameters }) => ({
-    name,
-    input_schema: { ...parameters, type: "object" as const },
-  }));
   const choices: [string, Anthropic.ToolChoice, string[]][] = [
     ["none", { type: "none" }, []],
     ["a forced tool", { type: "tool", name: "get_weather" }, ["get_weather"]],
   ];
   for (const provider of PROVIDERS)
-    for (const [label, tool_choice, names] of choices)
+    for (const [label, tool_choice, names] of choices.filter(keepsSomething(provider)))
       it(`${provider}, ${label}: the tool_use blocks allowed alone, indexes contiguous, streamed and not`, async () => {
         const sdk = new Anthropic({ baseURL: "http://localhost:8787", ...client(provider) });
-        const request = {
-          model: `${provider}/test-model`,
-          max_tokens: 1024,
-          messages: [{ role: "user" as const, content: "Weather?" }],
-          tools,
-          tool_choice,
-        };
+        const request = messagesRequest(provider, "Weather?", tool_choice);
         const stop = names.length > 0 ? "tool_use" : "end_turn";
         const uses = (message: Anthropic.Message) =>
           message.content.flatMap((block) => (block.type === "tool_use" ? [block.name] : []));
@@ -172,4 +188,67 @@ describe("@anthropic-ai/sdk on POST /v1/messages: a call the provider ran is no 
       if (event.type === "content_block_start") started.push(event.content_block.type);
     expect(started).toEqual(kinds);
   });
+});
+
+describe("an answer whose only calls the choice left out: an error that says why, never an empty stop", () => {
+  /** A turn of one call of `get_time` alone, no text, whatever the request said. */
+  const timeOnly = (provider: Provider) =>
+    scripted(provider, { calls: [{ name: "get_time", arguments: { zone: "CET" } }] });
+  const sdkOptions = (provider: Provider) => ({
+    apiKey: "t",
+    maxRetries: 0,
+    fetch: workerFetch({ env: live(provider) as Env, upstream: timeOnly(provider) }),
+  });
+  const WHY = /tool_choice does not allow/;
+  /** Drains a stream of events; what it threw. */
+  const drain = async (events: AsyncIterable<unknown>): Promise<unknown> => {
+    try {
+      for await (const _ of events);
+    } catch (error) {
+      return error;
+    }
+    return undefined;
+  };
+
+  for (const provider of PROVIDERS) {
+    it(`${provider}: Chat Completions (openai-node), streamed and not, none and a forced other tool`, async () => {
+      const sdk = new OpenAI({ baseURL: "http://localhost:8787/v1", ...sdkOptions(provider) });
+      const choices: OpenAI.ChatCompletionToolChoiceOption[] = [
+        "none",
+        { type: "function", function: { name: "get_weather" } },
+      ];
+      for (const tool_choice of choices) {
+        const request = {
+          model: `${provider}/test-model`,
+          messages: [{ role: "user" as const, content: "Time?" }],
+          tools,
+          tool_choice,
+        };
+        await expect(sdk.chat.completions.create(request)).rejects.toMatchObject({
+          status: 502,
+          message: expect.stringMatching(WHY),
+        });
+        const thrown = await drain(await sdk.chat.completions.create({ ...request, stream: true }));
+        expect(thrown, JSON.stringify(tool_choice)).toBeInstanceOf(OpenAI.APIError);
+        expect((thrown as Error).message).toMatch(WHY);
+        await expect(sdk.chat.completions.stream(request).finalChatCompletion()).rejects.toThrow(WHY);
+      }
+    });
+
+    it(`${provider}: Messages (@anthropic-ai/sdk), streamed and not, none and a forced other tool`, async () => {
+      const sdk = new Anthropic({ baseURL: "http://localhost:8787", ...sdkOptions(provider) });
+      const choices: Anthropic.ToolChoice[] = [{ type: "none" }, { type: "tool", name: "get_weather" }];
+      for (const tool_choice of choices) {
+        const request = messagesRequest(provider, "Time?", tool_choice);
+        await expect(sdk.messages.create(request)).rejects.toMatchObject({
+          status: 502,
+          message: expect.stringMatching(WHY),
+        });
+        const thrown = await drain(await sdk.messages.create({ ...request, stream: true }));
+        expect(thrown, JSON.stringify(tool_choice)).toBeInstanceOf(Anthropic.APIError);
+        expect((thrown as Error).message).toMatch(WHY);
+        await expect(sdk.messages.stream(request).finalMessage()).rejects.toThrow(WHY);
+      }
+    });
+  }
 });

@@ -23,8 +23,8 @@ export interface CallRules {
   mostCalls?: number;
   /**
    * An answer that stopped for calls and has neither text nor a call left fails, as a model error
-   * saying why ({@link NOTHING_LEFT}), instead of ending empty (Responses: its completed response
-   * has no place to say it).
+   * saying why ({@link NOTHING_LEFT}), instead of ending empty: a completed response, a `stop` or an
+   * `end_turn` with no content has no place to say it. Every client protocol's rules set it.
    */
   failEmpty?: true;
 }
@@ -46,7 +46,9 @@ const NOTHING_LEFT = {
  * a `tool` choice forces (Chat's `{type: "function"}`, Messages' `{type: "tool"}`: a call of another
  * is not the client's to run), only those of Chat's `allowed_tools` (`allowed`), and the first call
  * with one call at a time (`parallelToolCalls: false`, which the request parsers set only with a
- * choice other than `none`, as a provider without a field for it may answer with several).
+ * choice other than `none`, as a provider without a field for it may answer with several). An
+ * answer those calls were all of is an error ({@link CallRules.failEmpty}): Chat's error chunk
+ * and Messages' `error` event, which the SDKs throw, or their 502 unstreamed.
  */
 export function requestRules(
   { toolChoice, parallelToolCalls }: StreamRequest,
@@ -54,7 +56,7 @@ export function requestRules(
 ): CallRules {
   const forced = toolChoice?.type === "tool" ? new Set([toolChoice.name]) : allowed;
   const mostCalls = toolChoice?.type === "none" ? 0 : parallelToolCalls === false ? 1 : undefined;
-  return { ...(forced && { allowedTools: forced }), ...(mostCalls !== undefined && { mostCalls }) };
+  return { ...(forced && { allowedTools: forced }), ...(mostCalls !== undefined && { mostCalls }), failEmpty: true };
 }
 
 /**
