@@ -1,4 +1,4 @@
-import type { ProviderDelta, ToolCallChunkDelta, ToolCallEndDelta } from "../shared/deltas.ts";
+import type { FinishReason, ProviderDelta, ToolCallChunkDelta, ToolCallEndDelta } from "../shared/deltas.ts";
 import type { StreamErrorInfo } from "../shared/errors.ts";
 import type { AbortReason, FinishEvent, InvalidToolCall, ToolCall, ToolCallEvent } from "../shared/events.ts";
 import { withChoice } from "../shared/values.ts";
@@ -105,16 +105,17 @@ export class ToolCallAccumulatorCore {
       case "finish": {
         s.finishSeen = true;
         // The stages normalize the reason; a finish built by hand without one counts as a normal stop.
-        const rawReason = delta.rawReason;
-        if (rawReason !== null) s.rawReason = rawReason;
-        if (delta.reason || rawReason !== null) s.reason = delta.reason ?? "stop";
+        const reason = delta.reason || (delta.rawReason !== null ? "stop" : undefined);
+        // Another choice's finish (`n > 1`) completes its own calls, by its own reason: only the first's is the response's.
+        if (delta.choice) return this.#completeAll(delta.choice, reason);
+        if (reason) s.reason = reason;
         // Of its other fields only those a stage names reach the state and event: a hand-made or SDK delta holds any key.
-        for (const key of ["container", "stopSequence", "refusal", "continuationToken"] as const)
+        for (const key of ["rawReason", "container", "stopSequence", "refusal", "continuationToken"] as const)
           if (delta[key]) (s as Record<typeof key, unknown>)[key] = delta[key];
-        return this.#completeAll(delta.choice ?? 0);
+        return this.#completeAll(0, s.reason);
       }
       case "usage": // the first report is news (input tokens before any output); later ones update the finish's
-        if (s.usage === undefined) this.#enqueue(delta);
+        if (!s.usage) this.#enqueue(delta);
         s.usage = delta.usage;
         return;
       case "moderation": // the latest, for the finish
@@ -161,7 +162,7 @@ export class ToolCallAccumulatorCore {
     }
     // The start waits for arguments (or the completion): a name split across fragments is whole by then.
     if (!call.started) {
-      if (call.name !== "" && call.args.length > 0 && !this.#options.unwrapper?.(call)) this.#start(call);
+      if (call.name && call.args.length && !this.#options.unwrapper?.(call)) this.#start(call);
     } else if (fragment) {
       this.#delta(call, fragment);
     }
@@ -190,7 +191,7 @@ export class ToolCallAccumulatorCore {
     call.started = true;
     const start = { type: "tool-call-start" as const, index: call.index, id: call.id, name: call.name };
     this.#enqueue(withCallFields(withChoice(start, call.choice), call));
-    if (call.args.text !== "") this.#delta(call, call.args.text);
+    if (call.args.text) this.#delta(call, call.args.text);
   }
 
   /** Emits a `tool-call-delta`: the fragment, whether the arguments are now one closed JSON value, and the live partial value when asked for. */
@@ -214,9 +215,9 @@ export class ToolCallAccumulatorCore {
     this.#registry.close(call);
     // A held wrapper pushes the calls it stands for instead, each as if sent alone (and counted in its place).
     if (!call.started && this.#options.unwrapper?.(call, this, this.#registry)) return;
-    if (!call.started && call.name !== "") this.#start(call);
+    if (!call.started && call.name) this.#start(call);
     const base: Omit<ToolCall, "arguments"> = withCallFields(summary(call), call);
-    if (call.name === "") {
+    if (!call.name) {
       return this.#invalid({
         ...base,
         error: { code: "missing-name", message: "A tool call completed without a function name." },
@@ -255,10 +256,8 @@ export class ToolCallAccumulatorCore {
     this.#enqueue({ type: "invalid-tool-call", ...call });
   }
 
-  /** Completes the open calls of `choice` at its finish, or all at the end of the response (none after a wrapper's calls past the limit aborted it). */
-  #completeAll(choice?: number): void {
-    // Only a normal finish of its choice closes a value cut short (not `[DONE]`, nor the end after another choice's).
-    const { reason } = this.#s;
+  /** Completes the open calls of `choice` at its finish of `reason` (only a normal one closes a value cut short, not `[DONE]`, nor the end after another choice's), or all at the end of the response (none after a wrapper's calls past the limit aborted it). */
+  #completeAll(choice?: number, reason?: FinishReason): void {
     const normal = choice !== undefined && (reason === undefined || reason === "stop" || reason === "tool-calls");
     for (const call of this.#registry.openCalls(choice))
       this.#s.closed || this.#complete(call, normal && !call.cut, (choice !== undefined && !normal) || call.cut);
@@ -284,7 +283,7 @@ export class ToolCallAccumulatorCore {
     // tells calls the provider ran apart. A provider's error fails a turn not refused, even after: set last, so no
     // plug-in's reason overrides it (`approval`: nothing of a failed turn is to be approved).
     const answer =
-      fields.toolCalls.some((call) => !call.providerExecuted) &&
+      fields.toolCalls.some((call) => !call.providerExecuted && !call.choice) &&
       (!s.reason ? !s.invalidToolCalls.some((call) => call.error.code === "invalid-json") : given === "stop");
     const event: FinishEvent = { type: "finish", reason: answer ? "tool-calls" : given, ...fields };
     this.#options.turnBlocks?.finish(s, event);

@@ -143,7 +143,7 @@ export class ArgumentsBuffer {
     const text = this.text;
     if (options.text) return options.cut ? failure("truncated-input", "were cut short") : { ok: true, value: text };
     // Empty is not JSON either: `{}` is granted only to a call that was not cut short.
-    if (text.trim() === "" && !options.cut) return { ok: true, value: {} };
+    if (!text.trim() && !options.cut) return { ok: true, value: {} };
     const parser = this.#parser;
     if (parser?.end()) return { ok: true, value: parser.value! };
     let reason = "";

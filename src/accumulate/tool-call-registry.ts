@@ -138,7 +138,7 @@ export class ToolCallRegistry {
   #startsAnother(call: OpenToolCall, fragment: ToolCallChunkDelta): boolean {
     if (!fragment.name) return false;
     if (fragment.id && call.id !== null) return fragment.id !== call.id;
-    return call.name !== "" && call.args.isClosedValue;
+    return !!call.name && call.args.isClosedValue;
   }
 
   /**
@@ -177,8 +177,8 @@ export class ToolCallRegistry {
 
 /** Joins a split name, keeps a name repeated in full (or resent cumulatively) from doubling. */
 function mergeName(call: OpenToolCall, name: string): string {
-  if (call.name === "" || name.startsWith(call.name)) return name;
-  if (call.name.endsWith(name) || call.args.length > 0) return call.name;
+  if (!call.name || name.startsWith(call.name)) return name;
+  if (call.name.endsWith(name) || call.args.length) return call.name;
   return call.name + name;
 }
 

@@ -97,7 +97,7 @@ export class SSEDecoder implements Framing {
 
   #feedText(text: string): void {
     if (this.#failure) throw this.#failure;
-    if (text === "") return;
+    if (!text) return;
     if (!this.#begun) this.#begin(text);
     const event = this.#event;
     const id = this.#id;
@@ -113,7 +113,7 @@ export class SSEDecoder implements Framing {
       if (cr !== -1 && cr < start) cr = text.indexOf("\r", start);
       const end = cr === -1 || (lf !== -1 && lf < cr) ? lf : cr;
       if (end === -1) break;
-      if (this.#line === "") {
+      if (!this.#line) {
         if (colon !== -1 && colon < start) colon = text.indexOf(":", start);
         this.#field(text, start, end, colon);
       } else {

@@ -245,7 +245,7 @@ export interface UsageEvent {
 export interface FinishEvent {
   /** The kind of event: always `finish`. */
   type: "finish";
-  /** Normalized reason; `stop` with complete calls is reported as `tool-calls`. */
+  /** Normalized reason, with several choices (`n > 1`) the first's, as `rawReason` and its finish's other fields; `stop` with complete calls of its own is reported as `tool-calls`. */
   reason: FinishReason;
   /** The provider's own value (`null` when the provider never sent one). */
   rawReason: string | null;

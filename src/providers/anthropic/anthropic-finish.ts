@@ -59,7 +59,7 @@ export function anthropicFinish(
 export function anthropicContainer(value: unknown): ExecutionContainer | undefined {
   if (!isRecord(value)) return undefined;
   const id = nonEmptyString(value["id"]);
-  if (id === undefined) return undefined;
+  if (!id) return undefined;
   const expiresAt = nonEmptyString(value["expires_at"]);
   return { id, ...(expiresAt && { expiresAt }) };
 }

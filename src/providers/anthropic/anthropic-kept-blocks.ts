@@ -48,14 +48,14 @@ export class AnthropicKeptBlocks {
     switch (block["type"]) {
       case "thinking": {
         const thinking = nonEmptyString(block["thinking"]);
-        if (thinking !== undefined) emit({ type: "reasoning-delta", text: thinking });
+        if (thinking) emit({ type: "reasoning-delta", text: thinking });
         const signature = nonEmptyString(block["signature"]);
         this.#thinking = { index, text: thinking ?? "", ...(signature && { signature }) };
         return true;
       }
       case "redacted_thinking": {
         const data = nonEmptyString(block["data"]);
-        if (data !== undefined) emit({ type: "reasoning-part", part: { type: "redacted", data } });
+        if (data) emit({ type: "reasoning-part", part: { type: "redacted", data } });
         return true;
       }
       case "compaction":
@@ -79,7 +79,7 @@ export class AnthropicKeptBlocks {
     switch (delta["type"]) {
       case "thinking_delta": {
         const text = nonEmptyString(delta["thinking"]);
-        if (text === undefined) return true;
+        if (!text) return true;
         if (thinking) thinking.text += text;
         emit({ type: "reasoning-delta", text });
         return true;

@@ -178,7 +178,7 @@ export class GeminiDecoder implements ProviderDecoder {
     const normalized = ownValue(GEMINI_FINISH_REASONS, reason) ?? "other";
     // A failed finish's own words: a filter's are its refusal's explanation (as Anthropic's `stop_details`),
     // an error's ("Malformed function call: <the model's code>") the data of a provider error, as a failed
-    // response's; only the first candidate's, the one the turn is.
+    // response's; only the first candidate's, the one the turn is (the accumulator keeps its finish's alone).
     const said = nonEmptyString(candidate["finishMessage"]);
     if (said && !choice && normalized === "error")
       emit(
@@ -192,7 +192,7 @@ export class GeminiDecoder implements ProviderDecoder {
           reason: normalized,
           // Only a CONTINUATION can be resumed (the SDK's `isResumableFinishReason`).
           ...(reason === "CONTINUATION" && token && { continuationToken: token }),
-          ...(said && !choice && normalized === "content-filter" && { refusal: { explanation: said } }),
+          ...(said && normalized === "content-filter" && { refusal: { explanation: said } }),
         },
         choice,
       ),

@@ -159,14 +159,14 @@ function decodeFastChunk(
   reasoning: ChatReasoningFields,
 ): void {
   reasoning.model(model);
-  if (call === undefined && text === "") return;
+  if (call === undefined && !text) return;
   reasoning.flush();
   emit(
     call === undefined
       ? { type: "text-delta", text }
-      : text === ""
-        ? { type: "tool-call-chunk", index: call }
-        : { type: "tool-call-chunk", index: call, argumentsDelta: text },
+      : text
+        ? { type: "tool-call-chunk", index: call, argumentsDelta: text }
+        : { type: "tool-call-chunk", index: call },
   );
 }
 
@@ -249,7 +249,7 @@ function decodeThinking(thinking: unknown, choice: number, emit: Emit): void {
 
 /** Emits a text or reasoning delta when `text` is a non-empty string. */
 function emitText(type: "text-delta" | "reasoning-delta", text: unknown, choice: number, emit: Emit): void {
-  if (typeof text === "string" && text !== "") emit(withChoice({ type, text }, choice));
+  if (typeof text === "string" && text) emit(withChoice({ type, text }, choice));
 }
 
 function toolCallChunk(call: Record<string, unknown>, choice: number, write: JsonWriter): ToolCallChunkDelta {
@@ -260,9 +260,9 @@ function toolCallChunk(call: Record<string, unknown>, choice: number, write: Jso
   if (custom) chunk.inputFormat = "text";
   if (typeof call["index"] === "number") chunk.index = call["index"];
   const id = nonEmptyString(call["id"]);
-  if (id !== undefined) chunk.id = id;
+  if (id) chunk.id = id;
   const name = nonEmptyString(fn["name"]);
-  if (name !== undefined) chunk.name = name;
+  if (name) chunk.name = name;
   // Some servers send arguments as an object rather than JSON text.
   const args = custom ? custom["input"] : fn["arguments"];
   const text = typeof args === "string" ? args : isRecord(args) ? write(args) : undefined;

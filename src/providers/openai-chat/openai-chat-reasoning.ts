@@ -106,7 +106,7 @@ export class ChatReasoningFields {
       this.#keys.push(key);
     }
     for (const [name, value] of Object.entries(detail)) {
-      if (value === undefined || value === null) continue;
+      if (value == null) continue;
       const previous = target[name];
       target[name] =
         FRAGMENTS.includes(name) && typeof value === "string" && typeof previous === "string"
