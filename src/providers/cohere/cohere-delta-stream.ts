@@ -24,7 +24,9 @@ type Payload = Record<string, unknown>;
  * citations, start }` with Cohere's sources as its citations, which the encoders place by its
  * text from `start` on (Cohere's offset in characters, never taken for UTF-16's: the text's first
  * place from there is the one cited); a citation of the thinking or the
- * plan cites no text shown, and is left out.
+ * plan cites no text shown, and is left out. An `event: error`, a payload holding an `error`, and
+ * one of no `type` whose `message` is text (Cohere's error object, `{ "message": "..." }`, inside
+ * the stream) are provider errors.
  *
  * @example
  * ```ts
@@ -69,8 +71,10 @@ export class CohereDecoder implements ProviderDecoder {
     const message_ =
       isRecord(payload["delta"]) && isRecord(payload["delta"]["message"]) ? payload["delta"]["message"] : {};
     const index = typeof payload["index"] === "number" ? payload["index"] : undefined;
-    // The payload's `type` is authoritative: some gateways drop or rename the SSE `event:` line.
-    switch (eventType(payload["type"] ?? message.event, payload)) {
+    // The payload's `type` is authoritative: some gateways drop or rename the SSE `event:` line. One of no type
+    // whose `message` is text is Cohere's error object (`{ message }`, its error responses' shape), sent in the stream.
+    const type = payload["type"] ?? message.event ?? (typeof payload["message"] === "string" ? "error" : undefined);
+    switch (eventType(type, payload)) {
       case "content-delta":
       case "content-start":
         return this.#onContent(message_, index, payload["type"] === "content-start");

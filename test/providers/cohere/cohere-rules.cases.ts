@@ -233,6 +233,41 @@ group("Cohere v2 rules", (test) => {
     );
   });
 
+  // Cohere's error object is `{ "message": "..." }` (docs.cohere.com/reference/errors: "the response will be an error
+  // object in the following shape"), which its gateway also writes as an event of no type inside a 200 stream.
+  // Before, the decoder read no `type` and dropped it: the stream ended as `input-ended`, the message lost.
+  test("an event of no type holding Cohere's error object is a provider-error; what came before is kept", async () => {
+    const before = [
+      { type: "message-start", id: "m1", delta: { message: { role: "assistant" } } },
+      { type: "content-delta", index: 0, delta: { message: { content: { text: "Checking." } } } },
+      start(0, "a_1", "weather", '{"city":"Oslo"}'),
+      end(0),
+      start(1, "b_2", "weather", '{"city":'),
+    ];
+    const body = `${new TextDecoder().decode(sse(before))}data: {"message":"internal server error"}\n\n`;
+    const events = await collect(streamToolCalls(fromChunks([bytes(body)]), { provider: "cohere" }));
+    assertEventInvariants(events);
+    assertEquals(
+      events.flatMap((e) =>
+        e.type === "text-delta"
+          ? [["text", e.text]]
+          : e.type === "tool-call"
+            ? [["call", e.id, e.arguments]]
+            : e.type === "error"
+              ? [["error", e.error.code, e.error.data]]
+              : e.type === "abort"
+                ? [["abort", e.reason, e.discarded.map((call) => call.id)]]
+                : [],
+      ),
+      [
+        ["text", "Checking."],
+        ["call", "a_1", { city: "Oslo" }],
+        ["error", "provider-error", { message: "internal server error" }],
+        ["abort", "provider-error", ["b_2"]],
+      ],
+    );
+  });
+
   test("tool results are tool messages; tools use the Chat Completions shape", () => {
     assertEquals(cohereToolMessages([{ call: { id: "c_1", name: "now" }, output: { time: "12:00" } }]), [
       { role: "tool", tool_call_id: "c_1", content: '{"time":"12:00"}' },
