@@ -82,6 +82,7 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
   /** How this response's objects are written as JSON text (its messages' own writer, or `jsonText`). */
   #write: JsonWriter = jsonText;
   readonly #steps = new Map<number, OpenStep>();
+  readonly #early = new Set<number>(); // the steps whose argument fragments came before their start
   readonly #server: InteractionsServerSteps;
   readonly #onEvent: InteractionsEventListener | undefined;
   #calls = 0;
@@ -113,8 +114,7 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
     switch (eventType(type, payload)) {
       case "step.start":
       case "content.start":
-        if (index !== undefined) this.#onStart(index, payload["step"] ?? payload["content"]);
-        return;
+        return void (index !== undefined && this.#onStart(index, payload["step"] ?? payload["content"]));
       case "step.delta":
       case "content.delta":
         // The usage so far (`metadata.total_usage`), before the delta: the first is the input's count before any output.
@@ -123,8 +123,7 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
         return;
       case "step.stop":
       case "content.stop":
-        if (index !== undefined) this.#onStop(index);
-        return;
+        return void (index !== undefined && this.#onStop(index));
       case "interaction.completed":
       case "interaction.complete":
         return this.#onCompleted(isRecord(payload["interaction"]) ? payload["interaction"] : {});
@@ -150,7 +149,7 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
       });
       const args = step["arguments"];
       const initial = isRecord(args) && Object.keys(args).length > 0 ? this.#write(args) : undefined;
-      this.#steps.set(index, { kind: "call", streamed: false, initial });
+      this.#steps.set(index, { kind: "call", streamed: this.#early.delete(index), initial }); // its fragments came first
       return;
     }
     if (kind === "thought") {
@@ -197,6 +196,7 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
     const fragment = FRAGMENT_FIELDS.map((field) => delta[field]).find((value) => typeof value === "string");
     if (typeof fragment !== "string" || fragment === "") return;
     if (open?.kind === "call") open.streamed = true;
+    else this.#early.add(index); // before its step's start: passed on, never dropped (the start names the call)
     this.#emit({ type: "tool-call-chunk", index, argumentsDelta: fragment });
   }
 
