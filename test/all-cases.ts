@@ -25,6 +25,7 @@ import "./providers/anthropic/anthropic-stop-details.cases.ts";
 import "./providers/anthropic/anthropic-usage-iterations.cases.ts";
 import "./providers/anthropic/anthropic-citations.cases.ts";
 import "./providers/anthropic/anthropic-spliced-message.cases.ts";
+import "./providers/anthropic/anthropic-repeated-tool-id.cases.ts";
 import "./providers/anthropic/anthropic-held-call-fault.cases.ts";
 import "./providers/anthropic/anthropic-unstarted-input.cases.ts";
 import "./providers/gemini/gemini-rules.cases.ts";

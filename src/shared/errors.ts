@@ -9,7 +9,8 @@
 export type ErrorCode =
   /**
    * The provider sent an error inside the stream (an `error` event or an `error` member), or an
-   * Anthropic body spliced another message into the open one (a retry written into the same body).
+   * Anthropic body spliced another message into the open one (a retry written into the same body)
+   * or gave one `tool_use` id twice (ids are unique in a message: a block replayed).
    */
   | "provider-error"
   /** A data payload that is not valid JSON, or not of the provider's shape. */

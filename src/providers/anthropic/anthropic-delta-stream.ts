@@ -4,7 +4,7 @@ import type { ExecutionContainer } from "../../shared/finish-details.ts";
 import { jsonText, type JsonWriter } from "../../shared/json-text.ts";
 import { jsonLiteralEnd, jsonLiteralText } from "../../shared/json-literal.ts";
 import { matchAt, NO_TEXT, textPattern } from "../../shared/kept-text.ts";
-import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
+import { arrayOf, isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { eventType, providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type DecoderLimits, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
 import { anthropicContainer, anthropicFinish, anthropicUsage } from "./anthropic-finish.ts";
@@ -38,8 +38,8 @@ interface ToolBlock {
  * message's code-execution `container` (at its start, or in its `message_delta`) goes on the finish, a refusal's
  * `stop_details` as its `refusal`. An `event: error` can arrive after HTTP 200 and the connection then closes
  * without `message_stop`: the error is delivered and the accumulator aborts with the open calls discarded, as when
- * another message starts inside the open one (an intermediary's retry spliced into the body); a repeat of the open
- * message's `message_start` is ignored.
+ * another message starts inside the open one (an intermediary's retry spliced into the body) or a tool block gives an
+ * id the message gave already (ids are unique per message); a repeat of the open message's `message_start` is ignored.
  * Thinking, redacted thinking, compaction and fallback blocks, server tools' results (`web_search_tool_result`, ...)
  * and text blocks with citations become `reasoning-part`s in block order ({@link AnthropicKeptBlocks},
  * {@link AnthropicCitations}).
@@ -86,6 +86,8 @@ export class AnthropicDecoder implements ProviderDecoder {
   #container: ExecutionContainer | undefined;
   /** The body's message id: another's `message_start` is a retry an intermediary spliced in (vercel/ai 18331). */
   #id: unknown;
+  /** The message's tool ids: unique in a message, so one given again is a block replayed or a retry spliced in, never a second call. */
+  readonly #ids = new Set<string>();
   /** The head of the last `input_json_delta` read (`textPattern`), and its block's index: at first none, so the pattern reads the first. */
   #head = NO_TEXT;
   #headIndex = 0;
@@ -107,9 +109,8 @@ export class AnthropicDecoder implements ProviderDecoder {
     if ((event === undefined || event === "content_block_delta") && this.#onInputJsonDelta(message.data, emit)) return;
     const payload = readJsonObject(message, message.truncated ? this.#fail : emit);
     if (!payload) return;
-    const type = eventType(message.event ?? payload["type"], payload);
     // The most frequent event first.
-    switch (type) {
+    switch (eventType(message.event ?? payload["type"], payload)) {
       case "content_block_delta":
         return this.#onBlockDelta(payload, emit);
       case "message_start":
@@ -133,10 +134,11 @@ export class AnthropicDecoder implements ProviderDecoder {
     this.#release();
   }
 
-  /** A fault (an `error` event, a final event cut short): the held call goes out complete first, as a fault withdraws nothing. */
-  #fail = (error: ProviderDelta): void => {
+  /** A fault (an `error` event, a final event cut short): the held call goes out complete first, as a fault withdraws nothing; `last`: a body not one message's, nothing after it is read. */
+  #fail = (error: ProviderDelta, last?: boolean): void => {
     this.#release();
     this.#emit(error);
+    if (last) this.#emit = () => {};
   };
 
   /**
@@ -166,21 +168,17 @@ export class AnthropicDecoder implements ProviderDecoder {
     if (!isRecord(message)) return;
     // Another id: a retry spliced in, the first call cut off: the body fails. The same id: a duplicate, ignored.
     if (this.#id) {
-      if (message["id"] !== this.#id) {
-        this.#fail(providerError(payload, "A second message started inside the open one (a retry spliced in)."));
-        this.#emit = () => {};
-      }
+      if (message["id"] !== this.#id)
+        this.#fail(providerError(payload, "A second message started inside the open one (a retry spliced in)."), true);
       return;
     }
     this.#id = message["id"];
     const usage = message["usage"];
     if (isRecord(usage)) emit({ type: "usage", usage: anthropicUsage((this.#inputUsage = usage)) });
-    const content = message["content"];
-    if (Array.isArray(content))
-      content.forEach((block: unknown, index) => {
-        this.#onBlockStart({ index, content_block: block }, emit);
-        this.#onBlockStop({ index }, emit);
-      });
+    for (const [index, block] of arrayOf(message["content"]).entries()) {
+      this.#onBlockStart({ index, content_block: block }, this.#emit); // muted once a block fails the body
+      this.#onBlockStop({ index }, this.#emit);
+    }
     this.#stop = message;
     this.#container = anthropicContainer(message["container"]);
   }
@@ -206,6 +204,8 @@ export class AnthropicDecoder implements ProviderDecoder {
     if (providerExecuted === undefined) return;
     const input = block["input"];
     const id = nonEmptyString(block["id"]);
+    if (id && this.#ids.size === this.#ids.add(id).size)
+      return this.#fail(providerError(payload, "A tool call's id came twice in one message."), true);
     const name = nonEmptyString(block["name"]);
     this.#toolBlocks.set(index, {
       initialInput: isRecord(input) && Object.keys(input).length > 0 ? this.#write(input) : undefined,
