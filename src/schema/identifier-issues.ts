@@ -63,7 +63,9 @@ export function identifierIssues(
       if (key === "$id" && name && dialect === 2020) report(field, FRAGMENT);
       // `$id: "a.json#n"` names both the resource and an anchor in it; past the search's bounds, nothing.
       const ids: [string, string][] = key === "$id" && resource(schema, dialect) && uri ? [[uri, `URI as`]] : [];
-      if (name && uri) ids.push([`${uri}#${name}`, "anchor as"]);
+      // A name past the bound (refused as too long) names nothing, and keys no look-up (V8 hashes
+      // a string past 16,383 characters by its length alone: a few thousand took seconds).
+      if (name && uri && name.length <= MAX_IDENTIFIER_LENGTH) ids.push([`${uri}#${name}`, "anchor as"]);
       for (const [id, what] of ids) {
         const first = named.get(id);
         if (!first) named.set(id, [schema as object, at, undefined]);
@@ -79,6 +81,8 @@ export function identifierIssues(
 
 /** Whether `schema` is the same JSON as the first schema named (its canonical form kept), or cannot be told apart within `budget`. */
 function same(first: [object, string, string | undefined], schema: JsonValue, budget: StepBudget): boolean {
+  // Past the steps, no copy is read again: each would cost up to its first string or key list.
+  if (budget.steps < 0) return true;
   first[2] ??= canonicalJson(first[0] as JsonValue, budget);
   const text = first[2] === undefined ? undefined : canonicalJson(schema, budget);
   return text === undefined || text === first[2];

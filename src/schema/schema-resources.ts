@@ -42,9 +42,10 @@ const IDENTIFIERS = ["$id", "$anchor", "$dynamicAnchor"];
  * declares (`""` for none): the value of `$anchor` and `$dynamicAnchor`, the fragment of an `$id`
  * (draft 6/7's `#name`, or one after a URI, `a.json#name`, which draft 7 gives no meaning and
  * 2019-09 on forbid: `checkToolSchema` refuses it there). Draft 4 to 7 have no `$anchor` or
- * `$dynamicAnchor` (nor, beside a `$ref`, any: the caller skips those).
+ * `$dynamicAnchor`, nor beside a `$ref` any (they ignore its siblings, as {@link resource} does).
  */
 export function identifierNames(schema: Record<string, unknown>, dialect: number): [key: string, name: string][] {
+  if (legacy(dialect) && own(schema, "$ref") !== undefined) return [];
   return IDENTIFIERS.slice(0, legacy(dialect) ? 1 : 3).flatMap((key) => {
     const value = own(schema, key);
     return typeof value === "string" ? [[key, key === "$id" ? (value.split("#")[1] ?? "") : value]] : [];

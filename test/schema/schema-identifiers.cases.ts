@@ -45,6 +45,22 @@ group("Schema checks: the identifiers each draft declares", (test) => {
       properties: { p: { $ref: "#item" } },
     };
     assertEquals(issues(beside), ["parameters.properties.p.$ref: points to nothing in the schema"]);
+    // Ignored, it names nothing: not another schema's anchor (two such, or one beside the real
+    // one), nor an identifier too long to name anything. Before: refused as "names the same anchor".
+    const ignored = {
+      $schema: DRAFT7,
+      definitions: {
+        a: { $id: "#n", $ref: "#/definitions/s" },
+        b: { $id: "#n", $ref: "#/definitions/t" },
+        c: { $id: `#${"x".repeat(3_000)}`, $ref: "#/definitions/s" },
+        n: { $id: "#n", type: "number" },
+        s: { type: "string" },
+        t: { type: "boolean" },
+      },
+      properties: { p: { $ref: "#n" } },
+    };
+    assertEquals(issues(ignored), []);
+    assertEquals(check({ p: "x" }, ignored), ["$.p must be number, not string"]);
     // Alone, it is draft 7's anchor, as before.
     const alone = { ...beside, definitions: { a: { $id: "#item", type: "string" } } };
     assertEquals(issues(alone), []);
@@ -166,6 +182,39 @@ group("Schema checks: the identifiers each draft declares", (test) => {
     assertEquals(issues({ $defs: { a: big(1), b: big(2) } }), []);
     const small = (n: number) => ({ ...big(n), enum: [] });
     assertEquals(issues({ $defs: { a: small(1), b: small(2) } }).length, 1);
+  });
+
+  test("hostile: past the comparisons' steps, no copy of one $id is read again", () => {
+    // The first copy runs the 250,000 steps out (its first key, in sorted order, read through a
+    // getter that counts), then each later copy is one more comparison. Before: each read the first
+    // copy again up to where the steps ran out (its whole first string: 1,000 copies of 8 bytes
+    // after a 100 KB string took seconds), so the work grew with copies times size.
+    const reads = (copies: number): number => {
+      let count = 0;
+      const first = { $id: "https://x.example/u.json", "!": Array.from({ length: 32_000 }, () => []) };
+      Object.defineProperty(first, " ", { enumerable: true, get: () => `${count++}` });
+      const defs: Record<string, unknown> = { first };
+      for (let i = 0; i < copies; i++) defs[`c${i}`] = { $id: "https://x.example/u.json", maxLength: i };
+      assertEquals(issues({ $defs: defs }), [], "past the steps, copies are not told apart");
+      return count;
+    };
+    assertEquals([reads(100), reads(1_000)], [1, 1]);
+  });
+
+  test("hostile: an anchor name past 2,048 characters names nothing, twice or not", () => {
+    // Refused as too long, and never a key of the look-up that finds a second schema of one name:
+    // V8 hashes a string past 16,383 characters by its length, so 2,000 such names took 30 s to
+    // compare (38 ms before d288522b). Before: also "names the same anchor as ...".
+    const name = "a".repeat(20_000);
+    const long = "must be at most 2,048 characters";
+    assertEquals(issues({ $defs: { a: { $anchor: name, type: "string" }, b: { $anchor: name, type: "number" } } }), [
+      `parameters.$defs.a.$anchor: ${long}`,
+      `parameters.$defs.b.$anchor: ${long}`,
+    ]);
+    assertEquals(issues({ $defs: { a: { $id: `#${name}` }, b: { $id: `#${name}`, type: "number" } } }), [
+      `parameters.$defs.a.$id: ${long}`,
+      `parameters.$defs.b.$id: ${long}`,
+    ]);
   });
 });
 
