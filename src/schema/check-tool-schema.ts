@@ -69,7 +69,7 @@ const MAP = ["properties", "patternProperties", "$defs", "definitions", "depende
  * resource (the schema, or the nearest schema around it with an `$id` of its own), an anchor (`#name`) in it, or the
  * URI of an `$id` the schema holds, not a remote one (one only in an unused `$defs` entry, which
  * the checks never follow, is not refused), `$dynamicRef` and `$recursiveRef` likewise (with every
- * schema that has the anchor one names: the check may go there), no two schemas named by one URI
+ * schema that has the anchor one names: the check may go there; in draft 4 to 7, not keywords, not read), no two schemas named by one URI
  * or one anchor name in one resource (copies equal as JSON are one), no `$id` with a fragment
  * (`#name`) where `$schema` says 2019-09 or 2020-12 (draft 7's anchor form: kept where no `$schema`
  * says so), and the schema holds at
@@ -169,7 +169,8 @@ export function checkToolSchema(
         }
     }
     // A pointer now, a name or URI once the walk has seen where each anchor and `$id` is.
-    for (const key of REFS) {
+    // Draft 4 to 7 have no `$dynamicRef` or `$recursiveRef`: an unknown keyword, not read.
+    for (const key of legacy(dialect) ? ["$ref"] : REFS) {
       const ref: Ref = [value[key] as string, field(key), base, read];
       if (typeof ref[0] === "string" && has(key))
         pointerTokens(ref[0]) && key === "$ref" ? follow(ref) : refs.push(ref);

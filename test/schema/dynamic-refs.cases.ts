@@ -121,6 +121,13 @@ group("Schema checks: $dynamicRef and $recursiveRef follow the dynamic scope", (
     assertEquals(checkToolSchema({ properties: { a: { $dynamicRef: "#nowhere" } } }), [
       { path: "parameters.properties.a.$dynamicRef", message: "points to nothing in the schema" },
     ]);
+    // Draft 4 to 7 have neither keyword (an unknown one, ignored): nothing to refuse. Before: both
+    // refused, "points to nothing" and "must be a string", a 400 for a valid draft 7 schema.
+    for (const $schema of ["http://json-schema.org/draft-07/schema#", "http://json-schema.org/draft-04/schema#"]) {
+      const schema = { $schema, properties: { a: { $dynamicRef: "#nowhere" }, b: { $recursiveRef: 5 } } };
+      assertEquals(checkToolSchema(schema), [], $schema);
+      assertEquals(check({ a: 1, b: 1 }, schema), []);
+    }
     // Only a `$dynamicRef` reaches the outer `item` (no `$ref` names it): its `$ref` is read too.
     const broken = { ...strings, $defs: { list, item: { $dynamicAnchor: "item", $ref: "#/$defs/none" } } };
     assertEquals(checkToolSchema(broken), [
