@@ -239,7 +239,7 @@ export class ToolCallAccumulatorCore {
           index: call.index,
           choice: call.choice,
           length: call.args.length,
-          text: call.args.text,
+          text: parsed.text ?? call.args.text, // the JSON text of the value: a repair's, whose names it holds
         });
     if (issues) {
       const message = issues.message ?? `The tool arguments do not match the schema of ${call.name}.`;

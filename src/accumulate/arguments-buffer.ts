@@ -4,9 +4,9 @@ import type { StreamErrorInfo } from "../shared/errors.ts";
 import type { JsonRepair, JsonValue } from "../shared/json.ts";
 import { isSpace } from "../shared/json-literal.ts";
 
-/** The outcome of parsing a call's arguments once it has completed. */
+/** The outcome of parsing a call's arguments once it has completed; `text`, the JSON text a repair made of them. */
 export type ArgumentsResult =
-  | { ok: true; value: JsonValue; repairs?: JsonRepair[] }
+  | { ok: true; value: JsonValue; repairs?: JsonRepair[]; text?: string }
   | { ok: false; error: StreamErrorInfo };
 
 /** Options of {@link ArgumentsBuffer}. */

@@ -6,14 +6,16 @@ import type { JsonParseFailure } from "./json-grammar.ts";
 export type { JsonRepair };
 
 /**
- * The outcome of {@link repairJson}: the value and what was fixed, or, when nothing could be
+ * The outcome of {@link repairJson}: the value, what was fixed and the repaired JSON text it was
+ * read from (`text`: where the schema checks look for a member name repeated in one object, which
+ * the value holds once), or, when nothing could be
  * saved, why (`code`) and where (`position`): `too-deep` at the first bracket past `maxDepth` when
  * the repaired text is JSON up to there, else where the original text stops being JSON, as
  * `IncrementalJsonParser` says (`trailing-data` after a whole value, else `invalid-json`, at the
  * text's length when it is cut short).
  */
 export type RepairResult =
-  | { ok: true; value: JsonValue; repairs: JsonRepair[] }
+  | { ok: true; value: JsonValue; repairs: JsonRepair[]; text?: string }
   | { ok: false; position?: number; code?: JsonParseFailure["reason"] };
 
 const PYTHON: Record<string, string> = { True: "true", False: "false", None: "null" };
@@ -33,7 +35,8 @@ const PYTHON: Record<string, string> = { True: "true", False: "false", None: "nu
  * @example
  * ```ts
  * repairJson("{'city': 'Paris', 'exact': True,}", { closeTruncated: false });
- * // { ok: true, value: { city: "Paris", exact: true }, repairs: ["single-quotes", "python-literals", "trailing-commas"] }
+ * // { ok: true, value: { city: "Paris", exact: true }, repairs: ["single-quotes", "python-literals", "trailing-commas"],
+ * //   text: '{"city": "Paris", "exact": true}' }
  * ```
  */
 export function repairJson(
@@ -49,7 +52,7 @@ export function repairJson(
   if (typeof rewritten === "object") return { ok: false, code: rewritten.reason, position: rewritten.offset + start };
   if (rewritten !== undefined && repairs.size > 0) {
     try {
-      return { ok: true, value: JSON.parse(rewritten) as JsonValue, repairs: [...repairs] };
+      return { ok: true, value: JSON.parse(rewritten) as JsonValue, repairs: [...repairs], text: rewritten };
     } catch {
       // not repaired: the original text's error below
     }

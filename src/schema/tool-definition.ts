@@ -190,7 +190,8 @@ type Named = { function?: { name: string }; custom?: { name: string }; name?: st
  * `undefined` when they are accepted. The `validate` plug-in of `ToolCallAccumulator`, which
  * says which `call` it is: the response it belongs to (the accumulator itself, which the early
  * check is given too, so that the two checks of a call draw on its work budget), its event `index`
- * and `choice`, the length of its arguments text, and that text as it came (where a member name
+ * and `choice`, the length of its arguments text, and the JSON text the value was read from, as it
+ * came or as a repair wrote it (`RepairResult.text`: where a member name
  * repeated in one of its objects is, which the value holds once: the schema checks reject it,
  * early and final). The reasons' `message`, when set, is the
  * error's message in place of "The tool arguments do not match the schema of ..." (a call to a

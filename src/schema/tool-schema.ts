@@ -121,7 +121,8 @@ export interface CheckToolArgumentsOptions extends ToolSchemaCheckOptions {
   /**
    * The JSON text the value was read from: a member name repeated in one of its objects (which
    * RFC 8259 says should not be, I-JSON must not, and `JSON.parse` reads as its last value) is an
-   * issue, as the accumulator's checks report it. Without it only the value is checked.
+   * issue, as the accumulator's checks report it. For a repaired value, the repair's text
+   * (`repairJson`'s `text`), not the text it was given. Without it only the value is checked.
    * @defaultValue none
    */
   text?: string | undefined;

@@ -45,16 +45,22 @@ const weather = {
 
 group("JSON repair", (test) => {
   test("each repair is applied and reported", () => {
-    const cases: [string, unknown, string[]][] = [
-      ["{'city': 'Paris'}", { city: "Paris" }, ["single-quotes"]],
-      ['{city: "Paris"}', { city: "Paris" }, ["unquoted-keys"]],
-      ['{"a": [1, 2,],}', { a: [1, 2] }, ["trailing-commas"]],
-      ['{"ok": True, "no": False, "x": None}', { ok: true, no: false, x: null }, ["python-literals"]],
-      ['```json\n{"a": 1}\n```', { a: 1 }, ["code-fence"]],
-      ["{'say': 'he said \"hi\"'}", { say: 'he said "hi"' }, ["single-quotes"]],
+    // The repaired text too: the JSON the value was read from (where the schema checks look for a repeated name).
+    const cases: [string, unknown, string[], string][] = [
+      ["{'city': 'Paris'}", { city: "Paris" }, ["single-quotes"], '{"city": "Paris"}'],
+      ['{city: "Paris"}', { city: "Paris" }, ["unquoted-keys"], '{"city": "Paris"}'],
+      ['{"a": [1, 2,],}', { a: [1, 2] }, ["trailing-commas"], '{"a": [1, 2]}'],
+      [
+        '{"ok": True, "no": False, "x": None}',
+        { ok: true, no: false, x: null },
+        ["python-literals"],
+        '{"ok": true, "no": false, "x": null}',
+      ],
+      ['```json\n{"a": 1}\n```', { a: 1 }, ["code-fence"], '{"a": 1}'],
+      ["{'say': 'he said \"hi\"'}", { say: 'he said "hi"' }, ["single-quotes"], '{"say": "he said \\"hi\\""}'],
     ];
-    for (const [text, value, repairs] of cases)
-      assertEquals(repairJson(text, { closeTruncated: false }), { ok: true, value, repairs }, text);
+    for (const [given, value, repairs, text] of cases)
+      assertEquals(repairJson(given, { closeTruncated: false }), { ok: true, value, repairs, text }, given);
   });
 
   test("a code fence is read in one pass: long runs of white space inside one cost no backtracking", () => {
@@ -65,11 +71,13 @@ group("JSON repair", (test) => {
       ok: true,
       value: { a: 1 },
       repairs: ["code-fence"],
+      text: '{"a": 1}',
     });
     assertEquals(repairJson('  ```\n{"a": [1, 2,]}\n```\n', { closeTruncated: false }), {
       ok: true,
       value: { a: [1, 2] },
       repairs: ["code-fence", "trailing-commas"],
+      text: '{"a": [1, 2]}',
     });
   });
 
@@ -78,6 +86,7 @@ group("JSON repair", (test) => {
       ok: true,
       value: { a: [1, 2.5] },
       repairs: ["truncated"],
+      text: '{"a": [1, 2.5]}',
     });
     // A pattern anchored only at the end was tried from every start: 80,000 of them took 6 to 12 s.
     for (const run of ["-", "+", ".", "e"]) {
@@ -91,6 +100,7 @@ group("JSON repair", (test) => {
       ok: true,
       value: { a: [1, "tw"] },
       repairs: ["truncated"],
+      text: '{"a": [1, "tw"]}',
     });
     assertEquals(repairJson('{"a": [1, "tw', { closeTruncated: false }), {
       ok: false,

@@ -84,7 +84,7 @@ group("JSON repair on the accumulator path", (test) => {
     for (const [quoted, value] of cases) {
       assertEquals(
         repairJson(`{'a': ${quoted}}`, { closeTruncated: false }),
-        { ok: true, value: { a: value }, repairs: ["single-quotes"] },
+        { ok: true, value: { a: value }, repairs: ["single-quotes"], text: `{"a": ${JSON.stringify(value)}}` },
         quoted,
       );
     }
@@ -138,6 +138,7 @@ group("JSON repair on the accumulator path", (test) => {
       ok: true,
       value: { city: "Par" },
       repairs: ["code-fence", "truncated"],
+      text: '{"city": "Par"}',
     });
     assertEquals(repairJson('```json\n{"city": "Par', { closeTruncated: false }), {
       ok: false,
@@ -199,6 +200,7 @@ group("JSON repair on the accumulator path", (test) => {
           ok: true,
           value: { a: value },
           repairs: cut.startsWith("'") ? ["single-quotes", "truncated"] : ["truncated"],
+          text: `{"a": ${JSON.stringify(value)}}`,
         },
         cut,
       );

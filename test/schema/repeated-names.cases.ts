@@ -42,6 +42,29 @@ function verdicts(events: ToolCallEvent[]): { early: string | undefined; final: 
   };
 }
 
+// Texts built directly (JSON.stringify never repeats a name), from few names, so objects often repeat one.
+const text: fc.Memo<string> = fc.memo((depth) => {
+  const leaf = fc.constantFrom("1", '"x"', "null", "2.5", "[]", "{}");
+  if (depth <= 1) return leaf;
+  const members = fc.array(fc.tuple(fc.constantFrom("a", "b", "\\u0061"), text(depth - 1)), { maxLength: 4 });
+  return fc.oneof(
+    leaf,
+    members.map((list) => `{${list.map(([key, value]) => `"${key}":${value}`).join(",")}}`),
+    fc.array(text(depth - 1), { maxLength: 3 }).map((items) => `[${items.join(",")}]`),
+  );
+});
+const schemas = fc.constantFrom<ToolSchema>(
+  INTEGER_A,
+  { type: "object", properties: { a: { type: "object", properties: { b: { type: "string" } } } } },
+  { type: "array", items: { type: "object", additionalProperties: false, properties: { a: {} } } },
+  {
+    anyOf: [
+      { type: "object", required: ["b"] },
+      { type: "array", maxItems: 1 },
+    ],
+  } as ToolSchema,
+);
+
 group("A member name repeated in one object: both checks reject it", (test) => {
   test('{"a":"x","a":1} against an integer a: the early violation is the final verdict, never a cancelled valid call', () => {
     const text = '{"a":"x","a":1}';
@@ -109,28 +132,6 @@ group("A member name repeated in one object: both checks reject it", (test) => {
   });
 
   test("generated JSON with repeated names, split anywhere: an early violation is always a final issue", () => {
-    // Texts built directly (JSON.stringify never repeats a name), from few names, so objects often repeat one.
-    const text: fc.Memo<string> = fc.memo((depth) => {
-      const leaf = fc.constantFrom("1", '"x"', "null", "2.5", "[]", "{}");
-      if (depth <= 1) return leaf;
-      const members = fc.array(fc.tuple(fc.constantFrom("a", "b", "\\u0061"), text(depth - 1)), { maxLength: 4 });
-      return fc.oneof(
-        leaf,
-        members.map((list) => `{${list.map(([key, value]) => `"${key}":${value}`).join(",")}}`),
-        fc.array(text(depth - 1), { maxLength: 3 }).map((items) => `[${items.join(",")}]`),
-      );
-    });
-    const schemas = fc.constantFrom<ToolSchema>(
-      INTEGER_A,
-      { type: "object", properties: { a: { type: "object", properties: { b: { type: "string" } } } } },
-      { type: "array", items: { type: "object", additionalProperties: false, properties: { a: {} } } },
-      {
-        anyOf: [
-          { type: "object", required: ["b"] },
-          { type: "array", maxItems: 1 },
-        ],
-      } as ToolSchema,
-    );
     let repeated = 0;
     fc.assert(
       fc.property(schemas, text(4), fc.array(fc.nat(), { maxLength: 8 }), (schema, json, cuts) => {
@@ -174,5 +175,69 @@ group("A member name repeated in one object: both checks reject it", (test) => {
       const kinds = events.filter((event) => event.type !== "tool-call-delta").map((event) => event.type);
       assertEquals(kinds, ["tool-call-start", "tool-call", "finish"], `abortOnViolation ${abortOnViolation}`);
     }
+  });
+});
+
+group("A member name repeated in arguments a repair rewrites: both checks read the repaired text", (test) => {
+  test("in a code fence, single-quoted, unquoted, beside Python literals: the final check rejects it", () => {
+    // Each was a tool-call of {a: 1}: the name scan read the text as it came, and stopped at its
+    // first character JSON never holds outside a string (the fence, the quote, the bare key).
+    for (const text of [
+      '```json\n{"a":"x","a":1}\n```',
+      "{'a':'x','a':1}",
+      '{a:"x",a:1}',
+      '{"b":True,"a":"x","a":1}',
+      '{"a":"x","a":1,}',
+    ]) {
+      const events = accumulate(INTEGER_A, fragmentsOf(text, [], true));
+      assertEquals(verdicts(events).final, ["$.a is a property name its object already has"], text);
+    }
+  });
+
+  test("JSON up to a bare key: the early violation of the first value is the final verdict too", () => {
+    // It was: a violation at /a ("x", read before the bare key), then a tool-call of {a: 1, b: 1}.
+    const text = '{"a":"x", b:1, "a":1}';
+    for (const fragments of [[text], fragmentsOf(text, [], true)])
+      assertEquals(verdicts(accumulate(INTEGER_A, fragments)), {
+        early: "/a",
+        final: ["$.a is a property name its object already has"],
+      });
+  });
+});
+
+group("Repaired arguments with repeated names: the checks agree, split anywhere", (test) => {
+  test("generated JSON made not strict (fence, quotes, bare keys, trailing commas, Python): the verdict is the JSON's", () => {
+    // Each mistake a repair undoes, applied to JSON whose objects often repeat a name.
+    const mistakes: [string, (json: string) => string][] = [
+      ["bare keys", (json) => json.replace(/"([ab])":/g, "$1:")],
+      ["single quotes", (json) => json.replaceAll('"', "'")],
+      ["trailing commas", (json) => json.replace(/[}\]]/g, ",$&")],
+      ["Python", (json) => json.replaceAll("null", "None")],
+      ["code fence", (json) => `\`\`\`json\n${json}\n\`\`\``],
+    ];
+    let repaired = 0;
+    fc.assert(
+      fc.property(
+        schemas,
+        text(4),
+        fc.subarray(mistakes, { minLength: 1 }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        (schema, json, made, cuts) => {
+          const given = made.reduce((out, [, mistake]) => mistake(out), json);
+          const events = accumulate(schema, fragmentsOf(given, cuts));
+          const { early, final } = verdicts(events);
+          const call = events.find((event) => event.type === "tool-call");
+          if (call) repaired++;
+          const why = `${made.map(([name]) => name).join(", ")}: ${given}`;
+          // The verdict of the JSON itself: what a repair undid changes nothing.
+          const expected = checkToolArguments(JSON.parse(json) as JsonValue, schema, { text: json });
+          assertEquals(final, expected, why);
+          if (early !== undefined) assert(final.length > 0, `early ${early}, final accepts ${why}`);
+          if (call?.type === "tool-call") assertEquals(call.arguments, JSON.parse(json), why);
+        },
+      ),
+      { seed: 11, numRuns: 600 },
+    );
+    assert(repaired > 50, `calls repaired and accepted often enough to prove something (${repaired})`);
   });
 });
