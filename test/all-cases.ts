@@ -114,6 +114,7 @@ import "./accumulate/choice-finish.cases.ts";
 import "./accumulate/displaced-calls.cases.ts";
 import "./accumulate/cut-calls.cases.ts";
 import "./accumulate/finish-delta.cases.ts";
+import "./accumulate/final-arguments.cases.ts";
 import "./accumulate/late-provider-error.cases.ts";
 import "./accumulate/validate-tool-calls.cases.ts";
 import "./accumulate/early-validation.cases.ts";

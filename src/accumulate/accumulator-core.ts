@@ -8,6 +8,7 @@ import {
   type ToolCallAccumulatorOptions,
 } from "./accumulator-options.ts";
 import type { AccumulatorState } from "./accumulator-state.ts";
+import { settle } from "./final-arguments.ts";
 import { byIndex, summary, ToolCallRegistry, withCallFields, type OpenToolCall } from "./tool-call-registry.ts";
 
 /** An accumulator's state and registry (a pair), for the snapshot functions (outside the class: bundles that never snapshot do not carry them). Not exported by the package. */
@@ -176,15 +177,12 @@ export class ToolCallAccumulatorCore {
       this.#registry.close(call);
       return this.#options.turnBlocks?.withdraw?.(this.#s, summary(call), this.#enqueue);
     }
-    const final = delta.arguments;
-    if (final !== undefined && final !== call.args.text) {
-      // The provider's final arguments win; when they extend what streamed (or nothing did: LM Studio), the tail is a delta.
-      const previous = call.args.text;
-      call.args = this.#registry.newBuffer();
-      call.args.append(final);
-      if (call.started && final.startsWith(previous)) this.#delta(call, final.slice(previous.length));
-    }
-    this.#complete(call);
+    // The provider's final text: the rest of what streamed, or its value (which the early check read, a client was shown).
+    const final = delta.arguments ?? call.args.text;
+    const error = settle(call, final, this.#registry, this.#options.repairer, (tail) => this.#delta(call, tail));
+    if (!error) return this.#complete(call);
+    this.#registry.close(call);
+    this.#invalid({ ...withCallFields(summary(call), call), error });
   }
 
   #start(call: OpenToolCall): void {

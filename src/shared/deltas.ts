@@ -206,7 +206,11 @@ export interface ToolCallEndDelta {
   choice?: number;
   /** The provider's index of the call, as in {@link ToolCallChunkDelta.index}. */
   index: number;
-  /** The final arguments text, when the provider sends it; it replaces the accumulated text. */
+  /**
+   * The final arguments text, when the provider sends it: the rest of the call when it extends the
+   * fragments (or there were none); else it must be their value written otherwise (they stay the
+   * call's text), or the call is an `invalid-tool-call` of code `arguments-mismatch`.
+   */
   arguments?: string;
   /** The provider withdrew the call instead of ending it (Anthropic: the `tool_use` right before a `fallback` block, which the refusal may have cut off): reported as withdrawn, never run. */
   withdrawn?: true;

@@ -61,6 +61,12 @@ export type ErrorCode =
    * page answered with `200`).
    */
   | "unknown-provider"
+  /**
+   * A provider's final arguments text (OpenAI Responses' `.done`, a whole object sent again) that
+   * is another value than the fragments it streamed, which the early check read and a client was
+   * shown: the call is not run. `position` is where the two texts first differ, `data` the final text.
+   */
+  | "arguments-mismatch"
   /** A `sequence_number` never arrived within the reorder window (Responses API). */
   | "sequence-gap"
   /** Tool arguments that continue after a complete JSON value. */
@@ -155,13 +161,13 @@ export interface StreamErrorInfo {
   code: ErrorCode;
   /** A human-readable sentence that never includes model output or prompts. */
   message: string;
-  /** The provider's error payload, verbatim (for `provider-error`). */
+  /** The provider's error payload, verbatim (for `provider-error`); its final arguments text (for `arguments-mismatch`). */
   data?: unknown;
   /** What a `provider-error` is, where the application classified it (see {@link ProviderErrorKind}). */
   kind?: ProviderErrorKind;
   /** HTTP status (for `http-error`). */
   status?: number;
-  /** Character offset in the raw arguments where parsing failed (for `invalid-json`). */
+  /** Character offset in the raw arguments where parsing failed (for `invalid-json`), or where the final text first differs (for `arguments-mismatch`). */
   position?: number;
   /** Readable reasons (for `schema-mismatch` and `validation-budget-exceeded`). */
   issues?: string[];

@@ -28,7 +28,7 @@ const BUILT_IN_ITEMS = /^(apply_patch|shell|local_shell|mcp|tool_search|computer
  * OpenAI Responses API streaming events to normalized deltas (also Azure, DeepSeek and LM Studio Responses endpoints).
  *
  * A `function_call` output item is a call whose id is its `call_id` (not the item id) and whose index is
- * its `output_index`; it completes at `function_call_arguments.done`, whose final arguments win.
+ * its `output_index`; it completes at `function_call_arguments.done`, whose arguments end what streamed.
  * `custom_tool_call` items carry free text, kept as a string and never parsed. Events are put back in
  * `sequence_number` order within a bounded window; exact duplicates are dropped and a gap that never fills
  * is reported rather than waited for. A `reasoning` item, at its `output_item.done`, becomes a

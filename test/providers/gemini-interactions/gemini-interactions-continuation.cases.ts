@@ -43,7 +43,7 @@ async function run(payloads: Record<string, unknown>[]): Promise<ToolCallEvent[]
   const events = await collect(
     streamToolCalls(fromChunks([bytes(sse(payloads))]), { provider: "gemini-interactions" }),
   );
-  assertEventInvariants(events, false);
+  assertEventInvariants(events);
   return events;
 }
 

@@ -86,7 +86,7 @@ const read = async (body: GeminiInteractionsBody | AsyncIterable<Uint8Array>): P
   const events = await collect(
     streamToolCalls(body as ReadableStream<Uint8Array>, { provider: "gemini-interactions" }),
   );
-  assertEventInvariants(events, false);
+  assertEventInvariants(events);
   return events;
 };
 

@@ -30,7 +30,7 @@ const sse = (payloads: Record<string, unknown>[], done = true): string =>
 async function run(body: string | Uint8Array, provider?: "gemini-interactions"): Promise<ToolCallEvent[]> {
   const data = typeof body === "string" ? bytes(body) : body;
   const events = await collect(streamToolCalls(fromChunks([data]), provider ? { provider } : {}));
-  assertEventInvariants(events, false);
+  assertEventInvariants(events);
   return events;
 }
 

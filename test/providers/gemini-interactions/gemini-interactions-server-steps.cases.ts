@@ -27,7 +27,7 @@ const sse = (payloads: Record<string, unknown>[], done = true): string =>
 async function run(body: string | Uint8Array): Promise<ToolCallEvent[]> {
   const data = typeof body === "string" ? bytes(body) : body;
   const events = await collect(streamToolCalls(fromChunks([data]), { provider: "gemini-interactions" }));
-  assertEventInvariants(events, false);
+  assertEventInvariants(events);
   return events;
 }
 

@@ -42,7 +42,7 @@ group("Gemini Interactions: a step delta's metadata.total_usage", (test) => {
       ...steps,
       { event_type: "interaction.completed", interaction: { id: "v1_usage", status: "completed", usage: usage(6) } },
     ]);
-    assertEventInvariants(events, false);
+    assertEventInvariants(events);
     const first = events.findIndex((event) => event.type === "usage");
     assert(first >= 0 && first < events.findIndex((event) => event.type === "text-delta"), "usage before the text");
     const early = events[first];

@@ -11,7 +11,7 @@ import { gemini, image, imageTurn, parts, repeatedName } from "./doc-shapes-reco
 
 async function run(sse: string, cuts: number[] = []): Promise<ToolCallEvent[]> {
   const events = await collect(streamToolCalls(fromChunks(splitAt(bytes(sse), cuts)), { provider: "gemini" }));
-  assertEventInvariants(events, false);
+  assertEventInvariants(events);
   return events;
 }
 

@@ -60,7 +60,7 @@ function outcome(events: ToolCallEvent[]): unknown[] {
 group("OpenAI Responses MCP approval requests are bounded as calls", (test) => {
   test("more approval requests than maxToolCalls: the ones before, then too-many-tool-calls and an abort limit-exceeded", async () => {
     const events = await run([bytes(stream(3))], { maxToolCalls: 2 });
-    assertEventInvariants(events, false);
+    assertEventInvariants(events);
     assertEquals(outcome(events), [["mcpr_lim_0", "mcpr_lim_1"], "too-many-tool-calls", "limit-exceeded"]);
     // Counted apart from the calls: the function call and two requests fit a limit of 2.
     assertEquals(outcome(await run([bytes(stream(2))], { maxToolCalls: 2 })), [
@@ -73,7 +73,7 @@ group("OpenAI Responses MCP approval requests are bounded as calls", (test) => {
 
   test("a request's arguments longer than maxArgumentsLength: arguments-too-large and an abort limit-exceeded, before it is parsed", async () => {
     const events = await run([bytes(stream(3, true))], { maxArgumentsLength: 60 });
-    assertEventInvariants(events, false);
+    assertEventInvariants(events);
     assertEquals(outcome(events), [["mcpr_lim_0"], "arguments-too-large", "limit-exceeded"]);
     assertFinished(await run([bytes(stream(3, true))], { maxArgumentsLength: 200 }), false);
   });

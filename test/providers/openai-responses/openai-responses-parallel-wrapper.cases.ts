@@ -84,7 +84,7 @@ const calls = (finish: FinishEvent) => finish.toolCalls.map((call) => [call.id, 
 group("OpenAI Responses: a `parallel` wrapper call", (test) => {
   test("with the request's tools, it is the declared calls it wraps, in order; no event names the wrapper", async () => {
     const events = await run([bytes(stream())]);
-    assertEventInvariants(events, false);
+    assertEventInvariants(events);
     assert(!events.some((e) => "name" in e && e.name === "parallel"), "the wrapper never surfaces");
     const finish = events.at(-1) as FinishEvent;
     assertEquals(finish.reason, "tool-calls");
@@ -170,13 +170,13 @@ group("OpenAI Responses: a `parallel` wrapper call", (test) => {
 
   test("the wrapped calls count toward maxToolCalls, the wrapper not: two wrapped calls fit a limit of 2", async () => {
     const events = await run([bytes(stream())], { tools: TOOLS, maxToolCalls: 2 });
-    assertEventInvariants(events, false);
+    assertEventInvariants(events);
     assertEquals(calls(assertFinished(events, false)), calls(await finishOf(stream())));
   });
 
   test("past maxToolCalls, the wrapped calls end in an error and an abort after the calls before", async () => {
     const events = await run([bytes(stream())], { tools: TOOLS, maxToolCalls: 1 });
-    assertEventInvariants(events, false);
+    assertEventInvariants(events);
     assertEquals(
       events.filter((e) => e.type === "tool-call").map((e) => e.id),
       ["call_tide_0"],

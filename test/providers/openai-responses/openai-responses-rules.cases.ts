@@ -10,7 +10,7 @@ const sse = (payloads: Record<string, unknown>[]): string =>
 
 async function run(payloads: Record<string, unknown>[]): Promise<ToolCallEvent[]> {
   const events = await collect(streamToolCalls(fromChunks([bytes(sse(payloads))]), { provider: "openai-responses" }));
-  assertEventInvariants(events, false);
+  assertEventInvariants(events);
   return events;
 }
 
@@ -71,9 +71,18 @@ group("OpenAIResponsesDeltaStream rules", (test) => {
     assert(out.at(-1)?.type === "finish", "the stream still finishes");
   });
 
-  test("the final arguments of .done win over what streamed", async () => {
-    const events = await run(functionCallResponse(['{"q": "dra', "ft"], '{"q": "final"}'));
-    assertEquals(summarize(events).toolCalls[0]?.arguments, { q: "final" });
+  test("the final arguments of .done are what streamed: another value is an arguments-mismatch, never run", async () => {
+    // It was a call of {q: "final"}, a value none of the deltas (what a client was shown) held.
+    const events = await run(functionCallResponse(['{"q": "dra', 'ft"}'], '{"q": "final"}'));
+    const invalid = events.find((event) => event.type === "invalid-tool-call");
+    assert(invalid?.type === "invalid-tool-call", "invalid");
+    assertEquals(
+      [invalid.rawArguments, invalid.error.code, invalid.error.position],
+      ['{"q": "draft"}', "arguments-mismatch", 7],
+    );
+    // The same value written otherwise is the streamed text's call.
+    const same = await run(functionCallResponse(['{"q": ', '"draft"}'], '{"q":"draft"}'));
+    assertEquals(summarize(same).toolCalls[0]?.arguments, { q: "draft" });
   });
 
   test("LM Studio: no argument deltas at all, .done alone gives the arguments", async () => {

@@ -54,7 +54,7 @@ const completed = (output: unknown[]) => ({
 
 async function run(chunks: Uint8Array[]): Promise<ToolCallEvent[]> {
   const events = await collect(streamToolCalls(fromChunks(chunks), { provider: "openai-responses" }));
-  assertEventInvariants(events, false);
+  assertEventInvariants(events);
   return events;
 }
 
