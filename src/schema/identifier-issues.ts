@@ -2,7 +2,7 @@ import { member, thousands } from "./bounded-issues.ts";
 import { canonicalJson } from "./check-budget.ts";
 import type { StepBudget } from "./pattern/pattern-vm.ts";
 import { resource } from "./schema-reading.ts";
-import { identifierNames, MAX_IDENTIFIER_LENGTH, resourcesOf } from "./schema-resources.ts";
+import { identifierNames, MAX_IDENTIFIER_LENGTH, ROOT_SCHEME, resourcesOf } from "./schema-resources.ts";
 import type { JsonValue } from "../shared/json.ts";
 import { isRecord } from "../shared/values.ts";
 
@@ -66,13 +66,15 @@ export function identifierIssues(
       // A name past the bound (refused as too long) names nothing, and keys no look-up (V8 hashes
       // a string past 16,383 characters by its length alone: a few thousand took seconds).
       if (name && uri && name.length <= MAX_IDENTIFIER_LENGTH) ids.push([`${uri}#${name}`, "anchor as"]);
+      // A URI under the root's base, which the checks chose (no root `$id`), is said as the `$id` gives it.
+      const said = uri?.startsWith(ROOT_SCHEME) ? JSON.stringify((schema as Record<string, unknown>)["$id"]) : uri;
       for (const [id, what] of ids) {
         const first = named.get(id);
         if (!first) named.set(id, [schema as object, at, undefined]);
         else if (first[0] !== schema && !same(first, schema as JsonValue, budget))
           report(
             field,
-            `names the same ${what} ${first[1]}, a different schema (${what[0] === "U" ? id : JSON.stringify(name)})`,
+            `names the same ${what} ${first[1]}, a different schema (${what[0] === "U" ? said : JSON.stringify(name)})`,
           );
       }
     }

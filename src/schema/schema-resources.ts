@@ -52,6 +52,8 @@ export function identifierNames(schema: Record<string, unknown>, dialect: number
   });
 }
 
+/** The scheme of {@link ROOT}: a URI with it is the checks' own, which no sender wrote. */
+export const ROOT_SCHEME = "tool-call-stream:";
 /** The base URI of a root without an `$id` (an application's own, as JSON Schema lets it choose). */
 const ROOT = "tool-call-stream:/schema";
 /** Keywords whose value is a schema or a list of schemas, and those whose value is an object of schemas. */

@@ -128,6 +128,12 @@ group("Schema checks: the identifiers each draft declares", (test) => {
     assertEquals(issues(twoIds), [
       "parameters.$defs.b.$id: names the same URI as parameters.$defs.a, a different schema (https://x.example/item.json)",
     ]);
+    // Without a root `$id`, the URI is said as the `$id` gives it: not against the base the checks
+    // choose for the root (before: "(tool-call-stream:/item.json)", a URI the sender never wrote).
+    const relative = { $defs: { a: { $id: "item.json", type: "string" }, b: { $id: "item.json", type: "number" } } };
+    assertEquals(issues(relative), [
+      'parameters.$defs.b.$id: names the same URI as parameters.$defs.a, a different schema ("item.json")',
+    ]);
     const twoAnchors = {
       $defs: { a: { $anchor: "item", type: "string" }, b: { $dynamicAnchor: "item", type: "number" } },
       properties: { p: { $ref: "#item" } },
