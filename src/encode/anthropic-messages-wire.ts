@@ -247,7 +247,8 @@ const tokens = (value: number | undefined): number =>
   value !== undefined && Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
 
 /**
- * An error as the Messages API shows it: the library's message with its code, never the
+ * An error as the Messages API shows it: the library's message alone (its code is the library's
+ * own, which Anthropic's error shape has no place for and a client would show), never the
  * provider's text. A provider's failure of a known `kind` has Anthropic's own type, on which
  * clients act (Claude Code and the SDK back off on `overloaded_error` and `rate_limit_error`; a quota
  * is its 402's `billing_error`, which no client retries); an overflow is Claude Code's "prompt is
@@ -264,7 +265,7 @@ export function anthropicError(error: {
   const type = (kind && ANTHROPIC_KIND_TYPES[kind]) ?? (TIMEOUTS.includes(error.code) ? "timeout_error" : "api_error");
   return kind === "context-overflow"
     ? { type, message: `prompt is too long: ${error.message}` }
-    : { type, message: `${error.message} (${error.code})` };
+    : { type, message: error.message };
 }
 
 /** The codes of a response that timed out: Anthropic's `timeout_error` (its 504). */

@@ -108,11 +108,9 @@ group("a provider error's kind through the client-protocol encoders", (test) => 
 
       const error = readMessagesEvents(encodeAll(ENCODERS.anthropic(), events)).error!;
       assertEquals(error.type, messages);
-      // Claude Code matches "prompt is too long" at the start; the others keep the library's code.
-      assertEquals(
-        error.message,
-        kind === "context-overflow" ? `prompt is too long: ${MESSAGE}` : `${MESSAGE} (provider-error)`,
-      );
+      // Claude Code matches "prompt is too long" at the start; the others are the library's message
+      // alone, not its internal code.
+      assertEquals(error.message, kind === "context-overflow" ? `prompt is too long: ${MESSAGE}` : MESSAGE);
       const message = await readAnthropicMessage(fromChunks(events), { model: "m" });
       assertEquals(message.type === "error" ? message.error.type : message.type, messages);
 
