@@ -251,6 +251,55 @@ describe("POST /v1/responses with a web search tool", () => {
     ).rejects.toMatchObject({ status: 400, param: "tool_choice.tools[0].type" });
   });
 
+  it("with a forced function or custom tool beside it, is a 400 naming tool_choice with a search model, which searches anyway", async () => {
+    const lookup: Tool = { type: "function", name: "lookup", parameters: { type: "object" }, strict: false };
+    const note: Tool = { type: "custom", name: "note" };
+    const forced: [NonNullable<ResponseCreateParamsStreaming["tool_choice"]>, string][] = [
+      [{ type: "function", name: "lookup" }, "tool_choice.name"],
+      [{ type: "custom", name: "note" }, "tool_choice.name"],
+    ];
+    for (const [choice, param] of forced) {
+      const upstream = searchModel();
+      const stream = openAIClient(upstream, ENV).responses.stream({
+        model: SEARCH_MODEL,
+        input: QUESTION,
+        tools: [lookup, note, { type: "web_search" }],
+        tool_choice: choice,
+      });
+      await expect(stream.finalResponse(), JSON.stringify(choice)).rejects.toMatchObject({
+        status: 400,
+        param,
+        message: expect.stringContaining("searches the web on every request"),
+      });
+      expect(upstream.requests).toEqual([]);
+    }
+    // Forcing the search itself is what the model does anyway; without a search tool, nothing asks against it.
+    const searched = await responses(SEARCH_MODEL, [lookup, { type: "web_search" }], { type: "web_search" } as never);
+    expect(searched.body["web_search_options"]).toEqual({});
+    const { body } = await responses(SEARCH_MODEL, [lookup], { type: "function", name: "lookup" });
+    expect(body["web_search_options"]).toBeUndefined();
+  });
+
+  it("with allowed_tools of mode required listing the search alone, a search model is sent the search, no tool and no choice", async () => {
+    const lookup: Tool = { type: "function", name: "lookup", parameters: { type: "object" }, strict: false };
+    for (const mode of ["required", "auto"])
+      for (const tools of [[{ type: "web_search" }], [lookup, { type: "web_search" }]] as Tool[][]) {
+        const only = { type: "allowed_tools", mode, tools: [{ type: "web_search" }] } as never;
+        const { body, content } = await responses(SEARCH_MODEL, tools, only);
+        const got = [body["web_search_options"], body["tools"], body["tool_choice"]];
+        expect(got, `${mode} ${JSON.stringify(tools)}`).toEqual([{}, undefined, undefined]);
+        expect(JSON.stringify(content)).toContain(CHAT_CITED_TEXT.slice(0, 20));
+      }
+    // The search and a function, required: the search is the call required, so the function is the model's choice.
+    const both = {
+      type: "allowed_tools",
+      mode: "required",
+      tools: [{ type: "web_search" }, { type: "function", name: "lookup" }],
+    };
+    const { body } = await responses(SEARCH_MODEL, [lookup, { type: "web_search" }], both as never);
+    expect([body["web_search_options"], body["tool_choice"]]).toEqual([{}, "auto"]);
+  });
+
   it("is a 400 naming the field of the tool at fault", async () => {
     await expect(
       openAIClient(searchModel(), ENV)

@@ -193,4 +193,16 @@ describe("/v1/messages with Anthropic's web search, to an OpenAI upstream", () =
     const { error } = await ask(CHAT_SEARCH, [OWN], { type: "none" });
     expect(error).toBeUndefined();
   });
+
+  it("tool_choice forcing another tool beside a web search tool, to an OpenAI Chat search model (it searches first): a 400 at tool_choice.name, listed or not", async () => {
+    for (const env of [ENV, { ...ENV, ANTHROPIC_SERVER_TOOLS: "" }]) {
+      const { body, error } = await ask(CHAT_SEARCH, [OWN, SEARCH], { type: "tool", name: OWN.name }, env);
+      expect([body, error]).toEqual([undefined, expect.objectContaining({ status: 400 })]);
+      expect((error as Error).message).toContain("tool_choice.name");
+      expect((error as Error).message).toContain("searches the web on every request");
+    }
+    // Forcing the search itself is what the model does; without a search tool, nothing asks against it.
+    expect((await ask(CHAT_SEARCH, [OWN, SEARCH])).error).toBeUndefined();
+    expect((await ask(CHAT_SEARCH, [OWN], { type: "tool", name: OWN.name })).error).toBeUndefined();
+  });
 });

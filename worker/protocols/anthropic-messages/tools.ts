@@ -7,7 +7,7 @@
  * other provider has them; but web search, when listed, reaches an OpenAI search model or
  * Responses model as its own (../web-search.ts), a `tool_choice` naming it as `required` (Responses
  * takes no choice of `web_search` by name) or none (a search model always searches: `tool_choice`
- * none beside one is a 400). A
+ * none beside one, or one forcing another tool, is a 400). A
  * `tool_choice` naming a dropped one is a 400 that says so: Claude Code's WebSearch forces its
  * `web_search` tool that way, and would otherwise get an answer that never searched.
  *
@@ -75,13 +75,18 @@ export function messagesTools(
         });
   const choice = own(fields, "tool_choice");
   // No search when the client says no tool (as for a Chat or Responses client); a Chat search
-  // model, which searches on every request, cannot say none to one it was offered.
+  // model, which searches on every request, cannot say none to one it was offered, nor force another tool.
+  const searchFirst =
+    searchTo &&
+    isChatSearchModel(searchTo.provider, searchTo.model) &&
+    [...named.values()].some((type) => /^web_search_\d{8}$/.test(type));
   if (isObject(choice) && own(choice, "type") === "none") {
-    const offered = [...named.values()].some((type) => /^web_search_\d{8}$/.test(type));
-    if (offered && searchTo && isChatSearchModel(searchTo.provider, searchTo.model))
-      throw searchNotRefusable("tool_choice.type");
+    if (searchFirst) throw searchNotRefusable("tool_choice.type");
     search = undefined;
   }
+  const forced = isObject(choice) && own(choice, "type") === "tool" ? named.get(String(own(choice, "name"))) : "";
+  if (searchFirst && forced !== "" && !/^web_search_\d{8}$/.test(forced ?? ""))
+    throw searchNotRefusable("tool_choice.name", "forces another tool than the web search offered");
   const chosen = serverChoice(choice, tools, named, server, search?.name);
   const oneCall = oneCallOf(choice);
   if (search) {

@@ -141,8 +141,8 @@ const tooManyTools = (path: string): HttpError =>
  * `gpt-4o-search-preview`, `gpt-5-search-api`), which searches with them; OpenAI refuses them
  * with its other models, and every other provider has none, so the tool is dropped there, as
  * clients send it by default. Not unless `OPENAI_SERVER_TOOLS` lists `web_search` (`listed`);
- * `tool_choice` none beside a search tool, or `allowed_tools` that leave it out, is a 400
- * ({@link searchNotRefusable}): the model would search all the same.
+ * `tool_choice` none beside a search tool, `allowed_tools` that leave it out, or a forced tool other
+ * than the search, is a 400 ({@link searchNotRefusable}): the model would search all the same.
  * A search tool limiting the search in a way Chat cannot say (`external_web_access: false`,
  * `filters.allowed_domains`) is a 400 naming it, whatever the choice ({@link checkChatSearchLimits}):
  * a search model searches the whole live web on every request, `tool_choice` none included.
@@ -161,6 +161,13 @@ export function webSearchOf(
   if (isObject(choice) && own(choice, "type") === "allowed_tools" && !allowsSearch(choice))
     if (tools.some(searches)) throw searchNotRefusable("tool_choice.tools", "leaves out the web search tool offered");
     else return undefined;
+  // A forced function (or custom, built-in) tool asks for that call instead of a search: the search would run first.
+  const type = isObject(choice) ? own(choice, "type") : undefined;
+  if (typeof type === "string" && type !== "allowed_tools" && !WEB_SEARCH_TOOLS.has(type) && tools.some(searches))
+    throw searchNotRefusable(
+      own(choice as Record<string, unknown>, "name") === undefined ? "tool_choice.type" : "tool_choice.name",
+      "forces another tool than the web search offered",
+    );
   const at = tools.findIndex(searches);
   return at < 0 ? undefined : responsesWebSearchAt(tools[at] as Record<string, unknown>, `tools[${at}]`);
 }
@@ -240,6 +247,9 @@ export function toolChoice(
     const mode = own(choice, "mode") ?? "auto";
     if (mode !== "auto" && mode !== "required" && mode !== "none")
       throw invalidField("tool_choice.mode", "`tool_choice.mode` must be auto, required or none.");
+    // A Chat search model's search is among the allowed (else a 400: webSearchOf), and it runs on
+    // every request: that is the call `required` asks for, so the other tools are the model's to call.
+    if (chatSearch && mode !== "none") return tools?.length ? "auto" : undefined;
     return mode;
   }
   throw invalidField(
