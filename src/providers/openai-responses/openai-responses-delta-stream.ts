@@ -240,7 +240,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     this.#emit({ type: "tool-call-end", index, ...(typeof final === "string" && { arguments: final }) });
   }
 
-  /** Keeps a reasoning item; starts a call never announced, ends one whose `.done` never came (a complete call ignores it). */
+  /** Keeps a reasoning item; starts a call never announced, ends one whose `.done` never came (a complete call ignores it), unless the item is `incomplete` (the limit cut it: the finish judges it, a fault discards it). */
   #onItemDone(event: Payload): void {
     const item = event["item"];
     if (!isRecord(item)) return;
@@ -269,7 +269,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     }
     if (ownValue(CALL_ITEMS, type) === undefined) return;
     if (!this.#calls.has(index!)) this.#onItemAdded(event);
-    this.#onArgumentsDone(event, item["arguments"] ?? item["input"]);
+    if (item["status"] !== "incomplete") this.#onArgumentsDone(event, item["arguments"] ?? item["input"]);
   }
 
   #onEnd(event: Payload, type: string): void {
