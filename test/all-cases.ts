@@ -16,6 +16,7 @@ import "./providers/openai-chat/openai-chat-citations.cases.ts";
 import "./providers/openai-chat/openai-chat-whole-completion.cases.ts";
 import "./providers/openai-chat/openai-chat-audio.cases.ts";
 import "./providers/openai-chat/openai-chat-moderation.cases.ts";
+import "./providers/openai-chat/openai-chat-cut-calls.cases.ts";
 import "./providers/anthropic/anthropic-rules.cases.ts";
 import "./providers/anthropic/anthropic-turn-blocks.cases.ts";
 import "./providers/anthropic/anthropic-server-results.cases.ts";

@@ -14,7 +14,8 @@ export { ToolCallAccumulatorCore } from "./accumulator-core.ts";
  * partial values, repair, schema checks and unwrapping are plug-ins passed as options, so a
  * bundle holds only those it uses. A call completes only on an explicit signal: the provider's
  * end of that call, a finish reason, the end of the response, or the end of input after a
- * finish. Past a limit it reports an `error` and an `abort`, then calls `onTerminate` so the
+ * finish. (OpenAI Chat's decoder gives, at a cut before the finish, the end of each call a later
+ * index followed: Chat sends parallel calls one after another, so such a call was whole.) Past a limit it reports an `error` and an `abort`, then calls `onTerminate` so the
  * wrapper stops reading the input. It does not know the protocol of its deltas, so it keeps
  * what a turn of blocks holds (the `turnBlocks` plug-in: the turn's `order`, approval requests,
  * withdrawn calls) unless `turnBlocks: undefined` is passed.

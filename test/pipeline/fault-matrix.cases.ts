@@ -16,7 +16,7 @@ interface Framing {
   /** What opens the response (message_start, response.created), possibly nothing. */
   begin(): string[];
   text(text: string): string[];
-  /** A call that completes here, before whatever follows; `undefined` where calls only complete at the finish (Chat). */
+  /** A call that completes here, before whatever follows (in Chat, once a later index begins: the prefix's open call does). */
   completeCall?(index: number, id: string, name: string, args: string): string[];
   /** A call `{"city": ...}` that starts and gets the first characters of the city, but does not complete. */
   openCall(index: number, id: string, name: string, city: string): string[];
@@ -47,6 +47,9 @@ function framing(provider: SSEProvider): Framing {
       return {
         begin: () => [],
         text: (text) => [chat({ content: text })],
+        completeCall: (index, id, name, args) => [
+          chat({ tool_calls: [{ index, id, type: "function", function: { name, arguments: args } }] }),
+        ],
         openCall: (index, id, name, city) => [
           chat({ tool_calls: [{ index, id, type: "function", function: { name, arguments: `{"city":"${city}` } }] }),
         ],

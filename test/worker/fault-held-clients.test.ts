@@ -40,6 +40,16 @@ const interleaved = openAISSE(
   false,
 );
 
+/** OpenAI Chat: text, a whole call, then a second call cut in its arguments; no finish. */
+const sequential = openAISSE(
+  [
+    chatChunk({ content: "Checking. " }),
+    call(0, '{"city":"Paris"}', "call_1", "get_weather"),
+    call(1, '{"cmd":', "call_2", "shell"),
+  ],
+  false,
+);
+
 let sequence = 0;
 const responsesEvent = (type: string, fields: Record<string, unknown>) =>
   `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...fields })}\n\n`;
@@ -95,8 +105,16 @@ const faults: FaultCase[] = [
     model: "openai/gpt-x",
     chunks: [interleaved, `data: ${JSON.stringify({ error: { message: "boom", type: "server_error" } })}\n\n`],
     text: "Checking. The disk is full.",
-    // Chat completes its calls only at the finish: neither call is complete.
+    // Index 0 came back after index 1 (interleaved): a later index proves nothing, neither call is complete.
     calls: [],
+  },
+  {
+    label: "OpenAI Chat: the connection cut while the second call streams, the first sent whole before it",
+    model: "openai/gpt-x",
+    chunks: [sequential],
+    text: "Checking. ",
+    // Chat sends calls one index after another: index 1 began, so call 0 was whole.
+    calls: [["get_weather", { city: "Paris" }]],
   },
   {
     label: "OpenAI Chat: the connection cut while the first call streams",

@@ -7,7 +7,7 @@ import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
 import { readUsage } from "../usage.ts";
 import { FastChunkReader } from "./openai-chat-fast-chunk.ts";
-import { heldFinish } from "./openai-chat-held-finish.ts";
+import { chatEmit } from "./openai-chat-call-order.ts";
 import { OPENAI_CHAT_FINISH_REASONS } from "./openai-chat-finish-reasons.ts";
 import { ChatReasoningFields } from "./openai-chat-reasoning.ts";
 
@@ -71,14 +71,14 @@ export interface OpenAIChatDecoderOptions {
  */
 export class OpenAIChatDecoder implements ProviderDecoder {
   readonly #emit: Emit;
-  readonly #release: () => void;
+  readonly #end: (fault?: unknown) => void;
   readonly #reasoning: ChatReasoningFields;
   readonly #fast = new FastChunkReader();
   readonly #options: OpenAIChatDecoderOptions;
 
-  /** Creates a decoder that reports through `emit`; a finish after calls waits until it proves final ({@link heldFinish}). */
+  /** Creates a decoder that reports through `emit`: a finish after calls held, a cut's calls ended ({@link chatEmit}). */
   constructor(emit: Emit, options: OpenAIChatDecoderOptions = {}) {
-    [this.#emit, this.#release] = heldFinish(emit);
+    [this.#emit, this.#end] = chatEmit(emit);
     this.#reasoning = new ChatReasoningFields(this.#emit);
     this.#options = options;
   }
@@ -100,11 +100,11 @@ export class OpenAIChatDecoder implements ProviderDecoder {
    * streamed, as it keeps its text and as OpenAI Responses keeps a refusal cut before its `.done`:
    * a refusal streams no delta, so its part is all the consumer gets of it. A held finish is
    * dropped when the input failed (`fault`): nothing proved it final, and it would complete a call
-   * half received (a gateway's `stop` after each fragment) instead of its being discarded.
+   * half received (a gateway's `stop` after each fragment) instead of its being discarded (but see {@link chatEmit}).
    */
   end(fault?: unknown): void {
     this.#reasoning.flush();
-    if (!fault) this.#release();
+    this.#end(fault);
   }
 }
 

@@ -1,0 +1,161 @@
+// OpenAI Chat streams parallel calls one index after another: once index n+1 has begun, call n's
+// arguments were all sent. A stream cut before its finish (the body ends, the read fails, a
+// provider error with or without `[DONE]`) delivers such a call, parsed as any complete call; only
+// the call still streaming is discarded. A server that goes back to an earlier index (interleaved
+// fragments) proves nothing by a later index: its open calls are all discarded, as before.
+import fc from "fast-check";
+import { streamToolCalls, type ToolCallEvent } from "../../../src/index.ts";
+import { assert, assertEquals, group } from "../../support/harness.ts";
+import { recordingSource } from "../../support/sources.ts";
+import { bytes, chatChunk, collect, fromChunks, openAISSE } from "../../support/streams.ts";
+
+const fragment = (index: number, args: string, id?: string, name?: string): unknown =>
+  chatChunk({
+    tool_calls: [{ index, ...(id && { id, type: "function" }), function: { ...(name && { name }), arguments: args } }],
+  });
+/** Call 0 whole (`args0`), then call 1 begun and cut in its arguments. */
+const twoCalls = (args0 = '{"q":"tides"}'): unknown[] => [
+  fragment(0, "", "call_a", "lookup"),
+  fragment(0, args0),
+  fragment(1, '{"city":"Pa', "call_b", "get_weather"),
+];
+const error = { error: { message: "boom", type: "InternalServerError", code: 500 } };
+
+const run = (sse: string): Promise<ToolCallEvent[]> =>
+  collect(streamToolCalls(fromChunks([bytes(sse)]), { provider: "openai" }));
+/** The calls completed (`name args`), the invalid ones (`name code`), the discarded ones' names, and the end. */
+function outcome(events: ToolCallEvent[]): [string[], string[], string[], string] {
+  const last = events.at(-1);
+  return [
+    events.flatMap((e) => (e.type === "tool-call" ? [`${e.name} ${JSON.stringify(e.arguments)}`] : [])),
+    events.flatMap((e) => (e.type === "invalid-tool-call" ? [`${e.name} ${e.error.code}`] : [])),
+    last?.type === "abort" ? last.discarded.map((c) => c.name) : [],
+    last?.type === "abort" ? `abort:${last.reason}` : `${last?.type}:${last?.type === "finish" && last.reason}`,
+  ];
+}
+
+group("OpenAI Chat: a call a later index followed is complete at a cut", (test) => {
+  test("the body ends with no finish: call 0 is delivered, call 1 discarded", async () => {
+    assertEquals(outcome(await run(openAISSE(twoCalls(), false))), [
+      ['lookup {"q":"tides"}'],
+      [],
+      ["get_weather"],
+      "abort:input-ended",
+    ]);
+  });
+
+  test("the read fails: call 0 is delivered before the error, call 1 discarded", async () => {
+    const source = recordingSource([bytes(openAISSE(twoCalls(), false))], new TypeError("network connection lost"));
+    const events = await collect(streamToolCalls(source.stream, { provider: "openai" }));
+    assertEquals(outcome(events), [['lookup {"q":"tides"}'], [], ["get_weather"], "abort:stream-failed"]);
+    assertEquals(
+      events.slice(-3).map((e) => e.type),
+      ["tool-call", "error", "abort"],
+    );
+  });
+
+  test("a provider error, then [DONE] (vLLM): call 0 is delivered, call 1 discarded", async () => {
+    assertEquals(outcome(await run(openAISSE([...twoCalls(), error]))), [
+      ['lookup {"q":"tides"}'],
+      [],
+      ["get_weather"],
+      "abort:provider-error",
+    ]);
+  });
+
+  test("a provider error, then the body ends: call 0 is delivered, call 1 discarded", async () => {
+    assertEquals(outcome(await run(openAISSE([...twoCalls(), error], false))), [
+      ['lookup {"q":"tides"}'],
+      [],
+      ["get_weather"],
+      "abort:provider-error",
+    ]);
+  });
+
+  test("call 0's arguments are not JSON: an invalid call (invalid-json), never repaired into a value", async () => {
+    const events = await run(openAISSE(twoCalls('{"q":'), false));
+    assertEquals(outcome(events), [[], ["lookup invalid-json"], ["get_weather"], "abort:input-ended"]);
+    const invalid = events.find((e) => e.type === "invalid-tool-call");
+    assert(invalid?.type === "invalid-tool-call" && invalid.rawArguments === '{"q":', "its raw text kept");
+  });
+
+  test("three calls cut in the third: the first two delivered in order", async () => {
+    const body = [...twoCalls().slice(0, 2), fragment(1, "{}", "call_b", "now"), fragment(2, '{"x', "call_c", "c")];
+    assertEquals(outcome(await run(openAISSE(body, false))), [
+      ['lookup {"q":"tides"}', "now {}"],
+      [],
+      ["c"],
+      "abort:input-ended",
+    ]);
+  });
+
+  test("an interleaving server (index 0 again after index 1 began): every open call is discarded, none parsed", async () => {
+    const body = [
+      fragment(0, '{"q":', "call_a", "lookup"),
+      fragment(1, '{"city":"Pa', "call_b", "get_weather"),
+      fragment(0, '"tides"}'),
+      fragment(1, "ris"),
+    ];
+    assertEquals(outcome(await run(openAISSE(body, false))), [[], [], ["lookup", "get_weather"], "abort:input-ended"]);
+  });
+
+  test("with n > 1, a cut choice's followed call is delivered; a finished choice is unchanged", async () => {
+    const choice = (index: number, delta: Record<string, unknown>, finish: string | null = null): unknown => ({
+      id: "c",
+      object: "chat.completion.chunk",
+      choices: [{ index, delta, finish_reason: finish }],
+    });
+    const call = (index: number, id: string, name: string, args: string): Record<string, unknown> => ({
+      tool_calls: [{ index, id, type: "function", function: { name, arguments: args } }],
+    });
+    const body = [
+      choice(0, call(0, "a0", "first", "{}"), "tool_calls"),
+      choice(1, call(0, "b0", "second", "{}")),
+      choice(1, call(1, "b1", "third", '{"x')),
+    ];
+    assertEquals(outcome(await run(openAISSE(body, false))), [
+      ["first {}", "second {}"],
+      [],
+      ["third"],
+      "abort:input-ended",
+    ]);
+  });
+
+  test("a normal stream still completes its calls at the finish, not when the next index begins", async () => {
+    const events = await run(openAISSE([...twoCalls(), fragment(1, 'ris"}'), chatChunk({}, "tool_calls")]));
+    const types = events.map((e) => (e.type === "tool-call" ? `tool-call ${e.name}` : e.type));
+    assertEquals(types.slice(-3), ["tool-call lookup", "tool-call get_weather", "finish"]);
+    assert(types.indexOf("tool-call lookup") > types.lastIndexOf("tool-call-delta"), "after the last fragment");
+  });
+
+  test("cut at any byte, in any chunks: a call is delivered iff a later index began, the rest discarded", async () => {
+    const body = bytes(openAISSE([...twoCalls(), fragment(1, 'ris"}'), fragment(2, "{}", "call_c", "now")], false));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: body.length }),
+        fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 8 }),
+        async (at, sizes) => {
+          const head = body.slice(0, at);
+          const chunks: Uint8Array[] = [];
+          for (let from = 0, i = 0; from < head.length; i++) {
+            const size = sizes[i % sizes.length]!;
+            chunks.push(head.slice(from, from + size));
+            from += size;
+          }
+          const events = await collect(streamToolCalls(fromChunks(chunks), { provider: "openai" }));
+          const [calls, invalid, discarded] = outcome(events);
+          // The calls the decoded part began, in order (a call with no arguments yet shows only in the abort).
+          const last = events.at(-1);
+          const names = [...events.flatMap((e) => (e.type === "tool-call-start" ? [e.name] : []))];
+          if (last?.type === "abort") for (const c of last.discarded) if (!names.includes(c.name)) names.push(c.name);
+          const whole = ['lookup {"q":"tides"}', 'get_weather {"city":"Paris"}', "now {}"];
+          // Every call but the last begun is complete; the last one is discarded (no finish ends it).
+          assertEquals(calls, whole.slice(0, Math.max(0, names.length - 1)), `byte ${at}: completed`);
+          assertEquals(invalid, [], `byte ${at}: none invalid`);
+          assertEquals(discarded, names.slice(-1), `byte ${at}: discarded`);
+        },
+      ),
+      { seed: 61, numRuns: 60 },
+    );
+  });
+});
