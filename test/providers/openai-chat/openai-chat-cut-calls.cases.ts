@@ -99,6 +99,16 @@ group("OpenAI Chat: a call a later index followed is complete at a cut", (test) 
     assertEquals(outcome(await run(openAISSE(body, false))), [[], [], ["lookup", "get_weather"], "abort:input-ended"]);
   });
 
+  test("headers first (Kimi: every call's id and name, then their arguments): a cut before the arguments delivers none", async () => {
+    // Kimi K2.5 sends its parallel calls' headers in one chunk, with no index and empty arguments,
+    // then their arguments: call 1 beginning proves nothing of call 0, which has no argument yet.
+    const header = (id: string, name: string) => ({ id, type: "function", function: { name, arguments: "" } });
+    const headers = chatChunk({ tool_calls: [header("call_a", "lookup"), header("call_b", "get_weather")] });
+    const indexed = [fragment(0, "", "call_a", "lookup"), fragment(1, "", "call_b", "get_weather")];
+    for (const body of [[headers], indexed])
+      assertEquals(outcome(await run(openAISSE(body, false))), [[], [], ["lookup", "get_weather"], "abort:input-ended"]);
+  });
+
   test("with n > 1, a cut choice's followed call is delivered; a finished choice is unchanged", async () => {
     const choice = (index: number, delta: Record<string, unknown>, finish: string | null = null): unknown => ({
       id: "c",
