@@ -106,7 +106,12 @@ group("OpenAI Chat: a call a later index followed is complete at a cut", (test) 
     const headers = chatChunk({ tool_calls: [header("call_a", "lookup"), header("call_b", "get_weather")] });
     const indexed = [fragment(0, "", "call_a", "lookup"), fragment(1, "", "call_b", "get_weather")];
     for (const body of [[headers], indexed])
-      assertEquals(outcome(await run(openAISSE(body, false))), [[], [], ["lookup", "get_weather"], "abort:input-ended"]);
+      assertEquals(outcome(await run(openAISSE(body, false))), [
+        [],
+        [],
+        ["lookup", "get_weather"],
+        "abort:input-ended",
+      ]);
   });
 
   test("with n > 1, a cut choice's followed call is delivered; a finished choice is unchanged", async () => {
