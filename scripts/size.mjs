@@ -246,7 +246,10 @@ export const BUDGET = {
   // the document's dynamic anchors by name, each resource's compiled, a synthetic node resolved at
   // check time, scopes built once per resource entered and capped at 64, a shared schema's verdict
   // kept per scope; the early check's `propertyNames` accepts them: 16,589 -> 17,206 B.
-  schemaPlugin: 14.3 * KiB + 128 + 656 + 360 + 640 + 48 + 48 + 56 + 24 + 617,
+  // + 24 (schema-linear, 2026-12-05): one node per `$dynamicAnchor` name holds the schemas that bind
+  // it, for every `$dynamicRef` of the name (each ref linked every such schema: 2,000 refs to 2,000
+  // anchors, a 215 KB schema, took 17 s of checkToolSchema): 17,214 -> 17,234 B.
+  schemaPlugin: 14.3 * KiB + 128 + 656 + 360 + 640 + 48 + 48 + 56 + 24 + 617 + 24,
   // `for await` over streamToolCalls reads the chain's events without a stream read each (issue
   // 37, `EventChannel`): about 630 B in each provider's (Bedrock 16,037 -> 16,665 B). Then the
   // non-SSE providers' without the SSE framing (Bedrock 16,665 -> 15,102 B): 15.75 KiB. Then

@@ -106,6 +106,7 @@ import "./schema/schema-dialects.cases.ts";
 import "./schema/schema-refs.cases.ts";
 import "./schema/schema-identifiers.cases.ts";
 import "./schema/dynamic-refs.cases.ts";
+import "./schema/schema-growth.cases.ts";
 import "./schema/schema-agreement.cases.ts";
 import "./schema/json-schema-suite.cases.ts";
 // Accumulate: deltas to events.

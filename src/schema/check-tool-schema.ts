@@ -107,6 +107,8 @@ export function checkToolSchema(
   const targets: [unknown, string, number, Base, boolean][] = [];
   // Where each schema with an `$id` or an anchor is, for the `$ref`s that name it.
   const paths = new Map<unknown, string>([[schema, path]]);
+  // Each `$dynamicAnchor` name whose schemas are to be checked, and whether from a place read.
+  const anchored = new Map<string | true, boolean>();
   const budget = { steps: MAX_COMPILE_STEPS };
   const report = (at: string, message: string): void => {
     if (state.issues.length < MAX_ISSUES) state.issues.push({ path: boundIssue(at), message });
@@ -195,11 +197,15 @@ export function checkToolSchema(
     if (target === undefined)
       return refuse(`points to nothing in ${home === schema ? "the schema" : `the schema of its $id (${reached[1]})`}`);
     targets.push([target, to, 1, reached, read]);
-    // A `$dynamicRef` to a `$dynamicAnchor` may reach every schema with that anchor: each is read too.
-    const name = dynamicName(ref, at.endsWith("$recursiveRef"), target, dialect);
-    if (name !== undefined && !at.endsWith("$ref"))
+    // A `$dynamicRef` to a `$dynamicAnchor` may reach every schema with that anchor: each is read
+    // too, once per name (once more if first only from a place not read): once per ref, 2,000 refs
+    // to 2,000 anchors were 4 million schemas to look at.
+    const name = at.endsWith("$ref") ? undefined : dynamicName(ref, at.endsWith("$recursiveRef"), target, dialect);
+    if (name !== undefined && anchored.get(name) !== true && (read || !anchored.has(name))) {
+      anchored.set(name, read);
       for (const [home, anchor] of resourcesOf(schema as object, dialect).dynamic.get(name) ?? [])
         targets.push([anchor, paths.get(anchor) ?? path, 1, from(home), read]);
+    }
   };
   try {
     visit(schema, path, 0, [schema, path], true);

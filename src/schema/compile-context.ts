@@ -43,9 +43,10 @@ export interface Context {
   patterns: PatternBudget | undefined;
   /** How deep the schema being compiled is nested, through the `$ref`s followed to reach it, less its depth in its own document. */
   nesting: number;
-  /** Each resource's `$dynamicAnchor`s (those a `$dynamicRef` names), and every schema of each such name. */
+  /** Each resource's `$dynamicAnchor`s (those a `$dynamicRef` names). */
   scopes: Map<unknown, Map<string | true, SchemaNode>>;
-  dynamic: Map<string | true, SchemaNode[]>;
+  /** Per name, the node that applies every schema with that `$dynamicAnchor` (in its `allOf`), shared by its `$dynamicRef`s. */
+  dynamic: Map<string | true, SchemaNode>;
 }
 
 /** Thrown when the `$ref`s followed nest deeper than `MAX_COMPILE_NESTING`. */

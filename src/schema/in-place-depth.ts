@@ -41,7 +41,12 @@ export function appliesTooDeepInPlace(root: SchemaNode, patterns?: PatternBudget
     if (level >= limit) return limit;
     depths.set(node, limit);
     let deepest = 0;
-    for (const next of inPlace(node)) if ((deepest = Math.max(deepest, 1 + depth(next, level + 1))) >= limit) break;
+    // The node holding a `$dynamicRef`'s anchors is no schema of its own: no level.
+    const skip = node.dynamicRef?.[2];
+    for (const next of inPlace(node)) {
+      const step = next === skip ? 0 : 1;
+      if ((deepest = Math.max(deepest, step + depth(next, level + step))) >= limit) break;
+    }
     depths.set(node, Math.min(deepest, limit));
     return Math.min(deepest, limit);
   };

@@ -75,10 +75,11 @@ export interface SchemaNode {
   ref: SchemaNode | undefined;
   /**
    * A `$dynamicRef` (`$recursiveRef`) whose target has the anchor it names: the name (`true`:
-   * `$recursiveAnchor`), the target, and every schema of the document with that anchor (the target
-   * among them), one of which the check goes to by the path it took.
+   * `$recursiveAnchor`), the target, and a node whose `allOf` is every schema of the document with
+   * that anchor (the target among them), one of which the check goes to by the path it took (one
+   * node per name, shared by its refs, so the graph stays linear; never checked itself).
    */
-  dynamicRef: readonly [name: string | true, target: SchemaNode, all: readonly SchemaNode[]] | undefined;
+  dynamicRef: readonly [name: string | true, target: SchemaNode, anchors: SchemaNode] | undefined;
   /** The `$dynamicAnchor`s (by name) of the resource it is in, for the check's dynamic scope. */
   scope: ReadonlyMap<string | true, SchemaNode> | undefined;
   allOf: readonly SchemaNode[] | undefined;
@@ -227,15 +228,9 @@ export function finishNode(node: SchemaNode): SchemaNode {
 
 /** The schemas a node applies to its own value (`$ref`, `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`, `dependentSchemas`). */
 export function inPlace(s: SchemaNode): SchemaNode[] {
-  const one = [
-    s.ref,
-    s.dynamicRef?.[1],
-    ...(s.dynamicRef?.[2] ?? []),
-    s.not,
-    s.ifSchema,
-    s.thenSchema,
-    s.elseSchema,
-  ].filter((node) => node !== undefined);
+  const one = [s.ref, s.dynamicRef?.[1], s.dynamicRef?.[2], s.not, s.ifSchema, s.thenSchema, s.elseSchema].filter(
+    (node) => node !== undefined,
+  );
   return [
     ...one,
     ...(s.allOf ?? []),
