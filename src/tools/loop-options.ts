@@ -5,6 +5,7 @@ import type { RunnableTool, ToolRunnerOptions } from "./runnable-tool.ts";
 import type { StreamToolCallsOptions } from "../pipeline/stream-tool-calls-options.ts";
 import { jsonSchema } from "../schema/json-schema-plugin.ts";
 import type { ToolDefinition, ToolSchema } from "../schema/tool-schema.ts";
+import type { ToolCallEvent } from "../shared/events.ts";
 
 /** What `call` is given for each step. */
 export interface ToolLoopRequest {
@@ -45,6 +46,15 @@ export interface ToolLoopOptions
   maxSteps?: number | undefined;
   /** Aborting it aborts the request in flight and the running handlers, and ends the loop (`cancelled`). */
   signal?: AbortSignal | undefined;
+  /**
+   * A stage each step's events pass through before the loop reads them, made anew for each step
+   * (a step's call indexes start at 0 again): a call it leaves out is never run, nor sent back in
+   * the next request, as if the model had not made it. A server holds the model to what the
+   * request allowed with it (a `tool_choice` of none or of one tool, which a provider or a
+   * compatible server may call past).
+   * @defaultValue none: every call the model made is the loop's
+   */
+  beforeTools?: ((step: number) => TransformStream<ToolCallEvent, ToolCallEvent>) | undefined;
 }
 
 /** The options the loop passes on to `streamToolCalls` as they are. */

@@ -42,7 +42,8 @@ export const DEFAULT_MAX_STEPS: number = 8;
  * ends with `step-finish` (the messages it adds) and the loop with one `loop-finish` (why, and the
  * whole conversation). A call to a tool the loop does not have is an `invalid-tool-call` (its
  * tools are a contract); invalid and unknown calls are answered with their `tool-error` so the
- * model can correct itself. With `earlyValidation`, each call is checked against its tool's
+ * model can correct itself; a call the `beforeTools` stage leaves out is not the loop's at all
+ * (never run, never sent back). With `earlyValidation`, each call is checked against its tool's
  * `parameters` while it streams; with `abortOnViolation` too, a step whose call can no longer
  * match is cut there (the request is cancelled), and the loop at once sends the turn as far as
  * it went (its text, the calls that completed, with their results, and the stopped call, with
@@ -172,7 +173,10 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
       return false;
     }
     runner = new ToolRunnerStream({ ...options, signal: controller.signal });
-    reader = streamToolCalls(response, streamOptions(options, controller.signal)).pipeThrough(runner).getReader();
+    const events = streamToolCalls(response, streamOptions(options, controller.signal));
+    // The calls the `beforeTools` stage leaves out never reach the runner: they run nowhere.
+    const kept = options.beforeTools ? events.pipeThrough(options.beforeTools(step)) : events;
+    reader = kept.pipeThrough(runner).getReader();
     return true;
   }
 

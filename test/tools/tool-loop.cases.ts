@@ -7,6 +7,7 @@ import {
   type LoopFinishEvent,
   type ProviderProtocol,
   type RunnableTool,
+  type ToolCallEvent,
   type ToolLoopEvent,
 } from "../../src/index.ts";
 import {
@@ -283,6 +284,53 @@ group("runToolLoop events and limits", (test) => {
       final.messages.map((m) => (m as { role: string }).role),
       ["assistant", "tool", "tool"],
     );
+  });
+
+  test("beforeTools: a call its stage leaves out never runs and is not sent back; each step gets a stage of its own", async () => {
+    const recorded = openaiWeatherTwoCities;
+    const model = replayModel(recorded.steps.map((s) => s.response));
+    const ran: string[] = [];
+    const staged: number[] = [];
+    // Leaves out the second call (index 1) with all its events, as a server holding to tool_choice would.
+    const second = (event: ToolCallEvent): boolean => "index" in event && event.index === 1;
+    const dropSecond = (step: number) => {
+      staged.push(step);
+      return new TransformStream<ToolCallEvent, ToolCallEvent>({
+        transform(event, out) {
+          if (second(event)) return;
+          out.enqueue(
+            event.type === "finish" ? { ...event, toolCalls: event.toolCalls.filter((c) => c.index !== 1) } : event,
+          );
+        },
+      });
+    };
+    const events = await collect(
+      runToolLoop({
+        provider: "openai",
+        messages: [],
+        tools: {
+          get_weather: {
+            run: (args) => {
+              ran.push((args as { location: string }).location);
+              return "sunny";
+            },
+          },
+        },
+        call: model.call,
+        beforeTools: dropSecond,
+      }),
+    );
+    assertEquals(ran, ["New York City"]);
+    assertEquals(staged, [1, 2]);
+    const sent = model.requests[1]!.messages as { role: string; tool_calls?: unknown[] }[];
+    assertEquals(
+      sent.map((m) => [m.role, m.tool_calls?.length]),
+      [
+        ["assistant", 1],
+        ["tool", undefined],
+      ],
+    );
+    assert(!events.some((e) => "index" in e && e.index === 1 && e.step === 1), "no event of the call left out");
   });
 
   test("an unknown tool is answered with its tool-error, so the model reads what exists", async () => {

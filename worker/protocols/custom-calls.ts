@@ -19,7 +19,7 @@ import { invalidField } from "../response/json-error.ts";
 import { own } from "../request/json-fields.ts";
 import type { JsonObject, StreamRequest } from "../request/stream-request.ts";
 import { objectAt, stringAt } from "./client-request.ts";
-import { callKey } from "./thought-signatures.ts";
+import { callKey } from "../services/signed-ids.ts";
 
 /** The parameter a `custom` tool's free text travels in, for providers that only have function tools. */
 const CUSTOM_INPUT = "input";

@@ -20,14 +20,20 @@
  */
 import type { EncodableEvent, JsonValue } from "../../src/index.ts";
 import { mapChunks } from "../http/batch-map.ts";
-import { isObject } from "../request/json-fields.ts";
 import { invalidField } from "../response/json-error.ts";
 import { interactionsStepParts } from "./interactions-steps.ts";
-
-/** The mark of a Gemini call's id, of a Gemini Interactions call's, and of a call with `extra_content`. */
-const MARK = "__ts_";
-const STEP_MARK = "__is_";
-const EXTRA_MARK = "__xc_";
+import {
+  base64url,
+  callKey,
+  EXTRA_MARK,
+  extraContentText,
+  idWithExtraContent,
+  idWithSignature,
+  MARK,
+  STEP_MARK,
+  signedExtra,
+  stepIdWithSignature,
+} from "../services/signed-ids.ts";
 
 /** The upstream that is given ids of each mark, and takes what they carry back. */
 const MARKS: Readonly<Record<string, string>> = {
@@ -42,43 +48,6 @@ const MARKS: Readonly<Record<string, string>> = {
  * (`MAX_BODY_BYTES`, 256 KiB), so what an id makes the Worker decode and send upstream stays small.
  */
 const MAX_MARKED_LENGTH = 65536;
-
-const base64url = (text: string): string => {
-  let binary = "";
-  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
-  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-};
-
-/** The id of a Gemini call that carries `signature`: a fresh token, then the signature in base64url. */
-export function idWithSignature(signature: string): string {
-  return `call_${crypto.randomUUID().replaceAll("-", "")}${MARK}${base64url(signature)}`;
-}
-
-/** The id of a Gemini Interactions call that carries `signature`: its own id, then the signature. */
-export function stepIdWithSignature(id: string, signature: string): string {
-  return `${id}${STEP_MARK}${base64url(signature)}`;
-}
-
-/**
- * What a call's `extra_content` carries back in its id (JSON text): only Gemini's signature, or
- * undefined when it has none.
- */
-export function extraContentText(extra: unknown): string | undefined {
-  const signed = signedExtra(extra);
-  return signed && JSON.stringify(signed);
-}
-
-/** `extra_content` with Gemini's signature alone (`google.thought_signature`), if it has one. */
-function signedExtra(extra: unknown): { google: { thought_signature: string } } | undefined {
-  const google = isObject(extra) ? extra["google"] : undefined;
-  const signature = isObject(google) ? google["thought_signature"] : undefined;
-  return typeof signature === "string" ? { google: { thought_signature: signature } } : undefined;
-}
-
-/** The id of a call that carries its `extra_content` (JSON text): its own id (else a fresh token), then the content. */
-export function idWithExtraContent(id: string | null, extra: string): string {
-  return `${id ?? `call_${crypto.randomUUID().replaceAll("-", "")}`}${EXTRA_MARK}${base64url(extra)}`;
-}
 
 /** The text a base64url string holds, or undefined when it is not one of UTF-8 text. */
 function fromBase64url(encoded: string): string | undefined {
@@ -151,9 +120,6 @@ export function echoedCall(
   return providerMetadata ? { id: known, providerMetadata } : { id: known };
 }
 
-/** A call's key in a response: its choice and index, as the accumulator gives them (the Worker's per-call records agree on it). */
-export const callKey = (event: { index: number; choice?: number }): string => `${event.choice ?? 0}:${event.index}`;
-
 /** How one provider's calls carry their signatures: which calls wait for theirs, and the id that carries one. */
 interface Carrier {
   /** A call that may be signed: its events wait from its start to its end. */
@@ -181,7 +147,7 @@ const CARRIERS: Readonly<Record<string, Carrier>> = {
   openai: {
     holds: (start) => extraContentText(start.providerMetadata?.["extra_content"]) !== undefined,
     signature: (metadata) => extraContentText(metadata?.["extra_content"]),
-    // A call the call rules gave a moved `extra_content` (./call-rules.ts) already carries it.
+    // A call the call rules gave a moved `extra_content` (../services/call-rules.ts) already carries it.
     id: (extra, id) => (id?.endsWith(EXTRA_MARK + base64url(extra)) ? id : idWithExtraContent(id, extra)),
   },
 };

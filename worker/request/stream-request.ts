@@ -125,7 +125,7 @@ export interface StreamRequest {
    * A Responses or Chat client's `parallel_tool_calls: false`, a Messages client's
    * `disable_parallel_tool_use: true` (with a choice other than `none`), for the providers that
    * have a field for it (OpenAI's `parallel_tool_calls`, Anthropic's `disable_parallel_tool_use`);
-   * every answer is held to one call by the route (worker/protocols/call-rules.ts). Never read from
+   * every answer is held to one call by the route (worker/services/call-rules.ts). Never read from
    * a `/v1/stream` body.
    */
   parallelToolCalls?: false;

@@ -5,6 +5,7 @@ import type { StreamRequest } from "../request/stream-request.ts";
 import { openAnswerEvents, openEventBatches } from "./model-call.ts";
 import { failUnreadable } from "./payload-tally.ts";
 import { openRunEvents } from "./tool-loop.ts";
+import { allowedCalls, requestRules } from "./call-rules.ts";
 
 /** A validated client request: one model call, or a tool loop with the Worker's tools. */
 export type ClientRequest = { mode: "stream"; request: StreamRequest } | { mode: "run"; request: RunRequest };
@@ -33,6 +34,21 @@ export async function openClientBatches(
   // The client's own signal cancels the provider request: no controller of its own per request.
   const { batches, headers } = await openEventBatches(parsed.request, context, signal);
   return { batches: failUnreadable(batches), headers: replayHeader(headers) };
+}
+
+/**
+ * {@link openClientBatches} with the answer's calls held to the request's `tool_choice`
+ * (./call-rules.ts), for a protocol that has no other rule on them (the AI SDK's UI stream,
+ * AG-UI): a call it does not allow is left out, and an answer of those calls alone is an error.
+ * In run mode the loop holds to them itself, before any tool runs (./tool-loop.ts).
+ */
+export async function openHeldBatches(
+  parsed: ClientRequest,
+  context: RequestContext,
+): Promise<{ batches: ReadableStream<readonly EncodableEvent[]>; headers: Record<string, string> }> {
+  const opened = await openClientBatches(parsed, context);
+  if (parsed.mode === "run") return opened;
+  return { ...opened, batches: allowedCalls(opened.batches, requestRules(parsed.request)) };
 }
 
 /**

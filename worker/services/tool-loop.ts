@@ -1,7 +1,8 @@
 /**
  * The tool loop at the edge, as `POST /v1/run`, the client protocols' run mode and the resumable
  * runs make it: the library's `runToolLoop` over the provider (or, without its key, the scripted
- * model), with the Worker's tools.
+ * model), with the Worker's tools. Each step's calls are held to the request's `tool_choice`
+ * (./call-rules.ts) before the loop reads them: a call it does not allow is never run.
  *
  * @module
  */
@@ -22,6 +23,7 @@ import { readProtocol } from "./fragment-runs.ts";
 import { withStopSequences } from "./stop-sequences.ts";
 import { responseWatch } from "./model-call.ts";
 import { withoutProviderData } from "./without-provider-data.ts";
+import { AllowedCallsStream, limitsCalls, requestRules } from "./call-rules.ts";
 
 /** Most tool handlers of one run running at once. */
 const TOOL_CONCURRENCY = 4;
@@ -91,6 +93,8 @@ export async function openRunEvents(
   }
   runController.signal.addEventListener("abort", () => void first?.[0].return?.().catch(() => {}), { once: true });
 
+  // The request's tool_choice held to before any tool runs (by the names the provider was sent).
+  const rules = requestRules(sent);
   const read = readProtocol(provider.protocol, run.earlyValidation);
   const protocol = provider.protocol === "gemini" ? continuingProtocol(read, continuation) : read;
   const events = runToolLoop({
@@ -104,6 +108,7 @@ export async function openRunEvents(
       ? Object.fromEntries(Object.entries(run.enabled).map(([name, tool]) => [names.toProvider(name), tool]))
       : run.enabled,
     maxSteps: run.maxSteps,
+    ...(limitsCalls(rules) && { beforeTools: () => new AllowedCallsStream(rules) }),
     signal: runController.signal,
     concurrency: TOOL_CONCURRENCY,
     timeoutMs: TOOL_TIMEOUT_MS,

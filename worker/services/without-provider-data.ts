@@ -15,6 +15,7 @@
  */
 import { mapChunks } from "../http/batch-map.ts";
 import { classifyProviderError } from "../upstream/provider-error-kind.ts";
+import { NOTHING_LEFT } from "./call-rules.ts";
 
 /** Events without `error.data`; everything else passes unchanged, with backpressure and cancellation. */
 export function withoutProviderData<E extends { readonly type: string }>(events: ReadableStream<E>): ReadableStream<E> {
@@ -56,7 +57,9 @@ function stripped<E extends { readonly type: string }>(event: E): E {
   const { data: provider, ...rest } = error as Record<string, unknown>;
   if (rest["code"] !== "provider-error") return Object.hasOwn(error, "data") ? { ...event, error: rest } : event;
   const { kind, message, limit } = classifyProviderError(provider);
-  const safe = typeof rest["message"] === "string" && LIBRARY_MESSAGE.test(rest["message"]);
+  // The Worker's own (a tool loop's answer of calls tool_choice left out, ./call-rules.ts) says why as it is.
+  const own = rest["message"] === NOTHING_LEFT.message;
+  const safe = own || (typeof rest["message"] === "string" && LIBRARY_MESSAGE.test(rest["message"]));
   const said = { ...rest, message: message ?? (safe ? rest["message"] : PROVIDER_ERROR), kind };
   // A limit of tokens stays, as the Worker's own payload in OpenAI's shape, which the Chat encoder types its 429 by.
   return { ...event, error: limit === "tokens" ? { ...said, data: TOKENS_LIMIT } : said };

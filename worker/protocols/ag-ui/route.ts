@@ -9,7 +9,7 @@ import { withRequestSettings } from "../../request/request-settings.ts";
 import { agUIErrorResponse } from "./error.ts";
 import type { Runtime } from "../../runtime.ts";
 import { demoTools } from "../../demo-tools/index.ts";
-import { openClientBatches } from "../../services/client-events.ts";
+import { openHeldBatches } from "../../services/client-events.ts";
 import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
 
 /**
@@ -35,7 +35,7 @@ export function agUIRoute(
     const parsed = withRequestSettings(context.settings, () =>
       parseAGUIRequest(body, providerNames, tools, bareNameProvider(context.env, "openai")),
     );
-    const { batches, headers } = await openClientBatches(parsed, context);
+    const { batches, headers } = await openHeldBatches(parsed, context);
     const answer = encodeAnswer(batches, new AGUIEncoder({ threadId: parsed.threadId, runId: parsed.runId }));
     return new Response(withHeartbeat(answer, runtime.timers), { headers: answerHeaders(cors, SSE_HEADERS, headers) });
   });

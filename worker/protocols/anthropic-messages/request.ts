@@ -124,7 +124,7 @@ export function parseMessagesRequest(
   const skills = forwarded.size > 0 ? containerSkills(container) : undefined;
   if (server || skills) request.anthropicServerTools = { tools: [], ...server, ...(skills ? { skills } : {}) };
   if (webSearch) withWebSearch(request, webSearch);
-  if (oneCall) request.parallelToolCalls = false; // held to by ../call-rules.ts too
+  if (oneCall) request.parallelToolCalls = false; // held to by ../../services/call-rules.ts too
   withMessagesOutputFormat(fields, provider, request);
   return { request, model: own(fields, "model") as string, stream };
 }

@@ -16,7 +16,7 @@ import { withRequestSettings } from "../../request/request-settings.ts";
 import { checkThread } from "./thread.ts";
 import { messagesSignature } from "../reasoning-state.ts";
 import { agentBatches } from "../thought-signatures.ts";
-import { allowedCalls, requestRules } from "../call-rules.ts";
+import { allowedCalls, requestRules } from "../../services/call-rules.ts";
 
 /**
  * The betas a Messages client asked for (`anthropic-beta`, comma-separated, as the SDKs send

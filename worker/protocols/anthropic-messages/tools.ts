@@ -148,7 +148,7 @@ function serverChoice(
 
 /**
  * Whether `tool_choice` asks for one call at a time (`disable_parallel_tool_use: true`, a boolean
- * when given): told to the providers with a field for it, held to by the route (../call-rules.ts).
+ * when given): told to the providers with a field for it, held to by the route (../../services/call-rules.ts).
  * A choice of `none` calls no tool, and the field means nothing there.
  */
 function oneCallOf(choice: unknown): boolean {

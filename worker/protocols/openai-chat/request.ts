@@ -13,7 +13,7 @@
  *   ],
  *   "tools": [{ "type": "function", "function": { "name": "get_weather", "parameters": { ... } } }], // or custom: ./tools.ts
  *   "tool_choice": "auto",
- *   "parallel_tool_calls": false,                             // one call per turn: later ones left out (../call-rules.ts)
+ *   "parallel_tool_calls": false,                             // one call per turn: later ones left out (../../services/call-rules.ts)
  *   "stream": true,                                            // absent or false: one chat.completion object
  *   "stream_options": { "include_usage": true },
  *   "max_completion_tokens": 1024,                            // or max_tokens
@@ -170,7 +170,7 @@ export function parseChatCompletionRequest(
   // `allowed_tools`: the provider is offered the listed tools alone (checked first, at the client's indexes).
   if (allowed) request.tools = request.tools.filter((tool) => allowed.has(tool.name));
   withNativeCustomTools(request, customTools); // to an OpenAI Responses upstream (../custom-calls.ts)
-  // One call at a time: told to OpenAI, held to by the route (../call-rules.ts); none calls none.
+  // One call at a time: told to OpenAI, held to by the route (../../services/call-rules.ts); none calls none.
   const parallel = own(fields, "parallel_tool_calls") ?? undefined;
   if (parallel !== undefined && !optionalBoolean(parallel, "parallel_tool_calls") && toolChoice !== "none")
     request.parallelToolCalls = false;

@@ -14,7 +14,7 @@ import type { Runtime } from "../../runtime.ts";
 import { openClientAnswer, openClientBatches } from "../../services/client-events.ts";
 import { answerHeaders, encodeAnswer, failedInit, SSE_HEADERS } from "../client-answer.ts";
 import { agentBatches } from "../thought-signatures.ts";
-import { allowedCalls, requestRules } from "../call-rules.ts";
+import { allowedCalls, requestRules } from "../../services/call-rules.ts";
 import { customCalls } from "../custom-calls.ts";
 
 const FAILED = "The answer is an error; the rest of the response is not needed.";

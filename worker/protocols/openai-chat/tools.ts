@@ -7,7 +7,7 @@
  * `/v1/responses`), and every choice openai 6 types (`ChatCompletionToolChoiceOption`), a custom
  * tool's (`{type: "custom", custom: {name}}`) too. `{type: "allowed_tools", allowed_tools: {mode,
  * tools}}` (as Responses' allowed tools) offers the provider only the listed tools, with `mode` as
- * the choice: a call of another is left out of the answer (../call-rules.ts).
+ * the choice: a call of another is left out of the answer (../../services/call-rules.ts).
  *
  * @module
  */

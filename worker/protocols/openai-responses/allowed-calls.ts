@@ -1,7 +1,7 @@
 import { invalidField } from "../../response/json-error.ts";
 import { isObject, own } from "../../request/json-fields.ts";
 import { upstreamProviders } from "../../upstream/providers/index.ts";
-import type { CallRules } from "../call-rules.ts";
+import type { CallRules } from "../../services/call-rules.ts";
 import { arrayAt, chosenToolAt, objectAt, type WireTool } from "../client-request.ts";
 import { toolNameIn } from "../tool-names.ts";
 import { WEB_SEARCH_TOOLS } from "../web-search.ts";

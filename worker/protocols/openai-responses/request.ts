@@ -27,7 +27,7 @@
  * `text`, `top_p`, ...: ./settings.ts) is checked; the rest the official clients send that
  * changes nothing here (`user`, ...) is accepted; `include`, `stream_options` and `background`
  * are checked (./request-options.ts). `tool_choice: {type:
- * "allowed_tools"}` sends the provider only the listed tools (../call-rules.ts drops a call of
+ * "allowed_tools"}` sends the provider only the listed tools (../../services/call-rules.ts drops a call of
  * another). `apply_patch`, `shell` and `local_shell`, which the client runs, go to every provider
  * (./built-in-tools.ts); `web_search` tools go to an OpenAI Responses model as they came, and are
  * dropped for the others (Codex offers them by default; an OpenAI Chat search model is sent web
@@ -58,7 +58,7 @@ import { withdrawnItems } from "./withdrawn-calls.ts";
 import { arrayAt, clientRequest, objectAt, type WireMessage } from "../client-request.ts";
 import { noteTurn, turnMark } from "../turn-order.ts";
 import { allowedToolsOf, callRulesOf } from "./allowed-calls.ts";
-import type { CallRules } from "../call-rules.ts";
+import type { CallRules } from "../../services/call-rules.ts";
 import { withBuiltInTools } from "./built-in-tools.ts";
 import { withNativeCustomTools } from "../custom-calls.ts";
 import type { Programs } from "./program-items.ts";
@@ -70,7 +70,7 @@ import { withModeration } from "../moderation.ts";
 import { type Conversation, withEarlierTools } from "./conversation.ts";
 import { withResponsesText } from "../output-format.ts";
 
-/** A validated `POST /v1/responses` request, with the rules its answer's calls are held to (../call-rules.ts). */
+/** A validated `POST /v1/responses` request, with the rules its answer's calls are held to (../../services/call-rules.ts). */
 export interface ResponsesRequest extends CallRules {
   request: StreamRequest;
   /** The `model` as the client sent it, echoed in the response. */
@@ -182,7 +182,7 @@ export function parseResponsesRequest(
   const compaction = contextManagementOf(fields);
   if (compaction && provider === "openai-responses") request.openaiContextManagement = compaction;
   withModeration(fields, provider, request, "openai-responses");
-  if (settings.parallel_tool_calls === false) request.parallelToolCalls = false; // held to by ../call-rules.ts too
+  if (settings.parallel_tool_calls === false) request.parallelToolCalls = false; // held to by ../../services/call-rules.ts too
   Object.assign(request, openAIFieldsOf(settings));
   const chosen = {
     request,

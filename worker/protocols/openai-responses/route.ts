@@ -10,7 +10,7 @@ import { responsesErrorResponse } from "../openai-error.ts";
 import { HttpError } from "../../response/json-error.ts";
 import { bareNameProvider } from "../agent-model.ts";
 import { protocolPost } from "../protocol-post.ts";
-import { allowedCalls } from "../call-rules.ts";
+import { allowedCalls } from "../../services/call-rules.ts";
 import { customCalls } from "../custom-calls.ts";
 import { parseResponsesRequest } from "./request.ts";
 import { withRequestSettings } from "../../request/request-settings.ts";

@@ -11,7 +11,7 @@ import { asHttpError, HttpError } from "../../response/json-error.ts";
 import { uiMessageErrorResponse } from "./error.ts";
 import type { Runtime } from "../../runtime.ts";
 import { demoTools } from "../../demo-tools/index.ts";
-import { openClientBatches } from "../../services/client-events.ts";
+import { openHeldBatches } from "../../services/client-events.ts";
 import { answerHeaders, encodeAnswer } from "../client-answer.ts";
 
 /**
@@ -36,7 +36,7 @@ export function uiRoute(
     const parsed = withRequestSettings(context.settings, () =>
       parseUIRequest(body, providerNames, tools, bareNameProvider(context.env, "openai")),
     );
-    const { batches, headers } = await openClientBatches(parsed, context);
+    const { batches, headers } = await openHeldBatches(parsed, context);
     const answer = encodeAnswer(
       batches,
       new UIMessageEncoder({

@@ -50,7 +50,7 @@ export function buildOpenAIChatRequest(request: StreamRequest, target: ProviderT
   if (request.openaiModeration) body["moderation"] = request.openaiModeration;
   // OpenAI refuses `parallel_tool_calls` without tools, and from its o-series models (o1, o3, o4-mini:
   // "not supported with this model"); a compatible server may refuse it at all. The route holds
-  // every answer to one call all the same (../../protocols/call-rules.ts).
+  // every answer to one call all the same (../../services/call-rules.ts).
   const tools = Array.isArray(body["tools"]) && body["tools"].length > 0;
   if (request.parallelToolCalls === false && openAI && tools && !O_SERIES.test(request.model))
     body["parallel_tool_calls"] = false;

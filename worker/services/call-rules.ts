@@ -6,14 +6,14 @@
  * only the first function call of a step, and Gemini 3 refuses the next turn unless the first call
  * of each step comes back signed: a signature on a call left out goes to the first call kept in its
  * place (on its `providerMetadata`, and in its id where the id is still to be given,
- * ./thought-signatures.ts), so the history the client sends back is signed where Gemini checks it.
+ * ../protocols/thought-signatures.ts), so the history the client sends back is signed where Gemini checks it.
  *
  * @module
  */
-import type { EncodableEvent } from "../../src/index.ts";
+import type { EncodableEvent, ToolCallEvent } from "../../src/index.ts";
 import { mapChunks } from "../http/batch-map.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
-import { callKey, extraContentText, idWithExtraContent, idWithSignature } from "./thought-signatures.ts";
+import { callKey, extraContentText, idWithExtraContent, idWithSignature } from "./signed-ids.ts";
 
 /** What an answer's calls are held to: the tools allowed, the most calls. */
 export interface CallRules {
@@ -34,7 +34,7 @@ export interface CallRules {
  * Responses allows a call of a tool not allowed to be rejected ("treating it as a model error").
  * It names no tool: the name is the model's, and may be none of the request's.
  */
-const NOTHING_LEFT = {
+export const NOTHING_LEFT = {
   code: "provider-error",
   message:
     "The model answered only with tool calls that this request's tool_choice does not allow: they were left out, and nothing was left to answer with.",
@@ -72,9 +72,36 @@ export function requestRules(
  */
 export function allowedCalls(
   batches: ReadableStream<readonly EncodableEvent[]>,
-  { allowedTools, mostCalls, failEmpty }: CallRules,
+  rules: CallRules,
 ): ReadableStream<readonly EncodableEvent[]> {
-  if (allowedTools === undefined && mostCalls === undefined) return batches;
+  if (!limitsCalls(rules)) return batches;
+  const kept = keeper(rules);
+  return mapChunks(batches, (batch): readonly EncodableEvent[] => batch.flatMap(kept));
+}
+
+/** Whether the rules leave any call out: else the answer passes as it is. */
+export const limitsCalls = ({ allowedTools, mostCalls }: CallRules): boolean =>
+  allowedTools !== undefined || mostCalls !== undefined;
+
+/**
+ * {@link allowedCalls} over one model call of a tool loop, as `runToolLoop`'s `beforeTools`
+ * stage (one per step): a call left out never reaches the loop's runner, so the Worker never runs
+ * a tool the request's `tool_choice` did not allow, and the next request sends the turn without it.
+ */
+export class AllowedCallsStream extends TransformStream<ToolCallEvent, ToolCallEvent> {
+  /** A stage holding one model call's events to `rules`. */
+  constructor(rules: CallRules) {
+    const kept = keeper(rules);
+    super({
+      transform(event, out) {
+        for (const each of kept(event)) out.enqueue(each as ToolCallEvent);
+      },
+    });
+  }
+}
+
+/** Each event of one answer as the rules leave it: none, or itself or its changed copy, after the error of an empty answer. */
+function keeper({ allowedTools, mostCalls, failEmpty }: CallRules): (event: EncodableEvent) => EncodableEvent[] {
   const calls: Calls = {
     allowed: allowedTools,
     most: mostCalls ?? Infinity,
@@ -84,7 +111,7 @@ export function allowedCalls(
     signed: false,
     ...(failEmpty && { failEmpty }),
   };
-  return mapChunks(batches, (batch): readonly EncodableEvent[] => batch.flatMap((event) => keep(event, calls)));
+  return (event) => keep(event, calls);
 }
 
 /** The rules, and the calls kept and left out so far, by {@link callKey}. */
