@@ -253,3 +253,35 @@ describe("an answer whose only calls the choice left out: an error that says why
     });
   }
 });
+
+describe("the unstreamed error of an answer whose only calls the choice left out is not retried", () => {
+  // The SDKs retry a 502 twice by default (openai-node's and @anthropic-ai/sdk's shouldRetry),
+  // unless the server says `x-should-retry: false`: each retry is the same request, billed again.
+  for (const provider of PROVIDERS) {
+    const upstream = () => scripted(provider, { calls: [{ name: "get_time", arguments: { zone: "CET" } }] });
+    it(`${provider}: openai-node and @anthropic-ai/sdk with their default retries ask once`, async () => {
+      const openaiUpstream = upstream();
+      const openai = new OpenAI({
+        baseURL: "http://localhost:8787/v1",
+        apiKey: "t",
+        fetch: workerFetch({ env: live(provider) as Env, upstream: openaiUpstream }),
+      });
+      const chat = { model: `${provider}/test-model`, messages: [{ role: "user" as const, content: "Time?" }], tools };
+      const failed = await openai.chat.completions.create({ ...chat, tool_choice: "none" }).catch((error) => error);
+      expect(failed).toBeInstanceOf(OpenAI.APIError);
+      expect([failed.status, failed.headers.get("x-should-retry")]).toEqual([502, "false"]);
+      const anthropicUpstream = upstream();
+      const anthropic = new Anthropic({
+        baseURL: "http://localhost:8787",
+        apiKey: "t",
+        fetch: workerFetch({ env: live(provider) as Env, upstream: anthropicUpstream }),
+      });
+      await expect(
+        anthropic.messages.create(messagesRequest(provider, "Time?", { type: "none" })),
+      ).rejects.toMatchObject({
+        status: 502,
+      });
+      expect([openaiUpstream.requests.length, anthropicUpstream.requests.length]).toEqual([1, 1]);
+    });
+  }
+});

@@ -8,6 +8,7 @@ import { encodeBatches } from "../http/batch-map.ts";
 import { failedAnswer } from "../response/json-error.ts";
 import { waitHeaders } from "../upstream/limit-refusal.ts";
 import { waitInWords } from "../upstream/provider-wait.ts";
+import { NOTHING_LEFT } from "../services/call-rules.ts";
 
 /** The headers of a protocol answered as Server-Sent Events. */
 export const SSE_HEADERS: Readonly<Record<string, string>> = {
@@ -48,13 +49,18 @@ export function answerHeaders(
  * The status and headers of an answer that was not streamed and failed (`failedAnswer`: its kind's
  * status), with the wait a rate limit's `message` says (the Worker's "please try again in 6.4s")
  * as the headers openai-node, @anthropic-ai/sdk and the AI SDK pace their retries by, as a 429
- * refused before the stream has them (`retry-after`, `retry-after-ms`; past a minute not retried).
+ * refused before the stream has them (`retry-after`, `retry-after-ms`; past a minute not retried),
+ * and `x-should-retry: false` for an answer of calls `tool_choice` left out.
  */
 export function failedInit(
   code: string | undefined,
   message: string | undefined,
   headers: Record<string, string>,
 ): ResponseInit {
+  // An answer of calls tool_choice left out is no transient fault: openai-node and
+  // @anthropic-ai/sdk retry a 502 twice, each the same request billed again, to the same model
+  // (or a server that ignores the choice) answering alike; the error says why, the client decides.
+  if (message === NOTHING_LEFT.message) return failedAnswer(code, { ...headers, "x-should-retry": "false" });
   const wait = message === undefined ? undefined : waitInWords(message);
   return failedAnswer(code, wait === undefined ? headers : { ...headers, ...waitHeaders(wait) });
 }
