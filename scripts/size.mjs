@@ -249,7 +249,11 @@ export const BUDGET = {
   // + 24 (schema-linear, 2026-12-05): one node per `$dynamicAnchor` name holds the schemas that bind
   // it, for every `$dynamicRef` of the name (each ref linked every such schema: 2,000 refs to 2,000
   // anchors, a 215 KB schema, took 17 s of checkToolSchema): 17,214 -> 17,234 B.
-  schemaPlugin: 14.3 * KiB + 128 + 656 + 360 + 640 + 48 + 48 + 56 + 24 + 617 + 24,
+  // + 48 (schema-linear, 2026-12-05): a `$ref` that is a fragment alone (`#name`) is looked up in
+  // its base's URI without parsing a URL, and anchors are kept by URI then name (each look-up
+  // built and hashed a `uri#name` key): each such ref cost its base URI's length, so 2,500 refs
+  // under a 2 KB `$id` (56 KB) were refused as past the compilation's steps: 17,234 -> 17,278 B.
+  schemaPlugin: 14.3 * KiB + 128 + 656 + 360 + 640 + 48 + 48 + 56 + 24 + 617 + 24 + 48,
   // `for await` over streamToolCalls reads the chain's events without a stream read each (issue
   // 37, `EventChannel`): about 630 B in each provider's (Bedrock 16,037 -> 16,665 B). Then the
   // non-SSE providers' without the SSE framing (Bedrock 16,665 -> 15,102 B): 15.75 KiB. Then
