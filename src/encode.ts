@@ -86,11 +86,11 @@ export type {
   AnthropicError,
   AnthropicMessage,
   AnthropicMessagesEncoderOptions,
-  AnthropicStopDetails,
   AnthropicStopReason,
   AnthropicStreamEvent,
   AnthropicUsage,
 } from "./encode/anthropic-messages-wire.ts";
+export type { AnthropicStopDetails } from "./encode/anthropic-stop-details.ts";
 export { OpenAIResponsesEncoder, OpenAIResponsesEncoderStream } from "./encode/openai-responses-encoder-stream.ts";
 export {
   readOpenAIResponse,

@@ -7,11 +7,11 @@ import type { JsonValue } from "../shared/json.ts";
 import { isRecord, phaseOf } from "../shared/values.ts";
 import { isAnthropicBlock } from "../providers/anthropic/anthropic-messages.ts";
 import { BlockSequencer, type SequencedBlock } from "./block-sequencer.ts";
+import { anthropicStopDetails } from "./anthropic-stop-details.ts";
 import { isCohereSource, isGrounding, isOpenAIAnnotation } from "./citations.ts";
 import { CallIds, randomId } from "./call-ids.ts";
 import {
   anthropicContainer,
-  anthropicStopDetails,
   anthropicError,
   anthropicStopReason,
   anthropicUsage,
@@ -254,14 +254,15 @@ function opening(block: SequencedBlock, ids: CallIds): AnthropicContentBlock {
       // Whole at its start, as the SDK's MessageStream keeps a block: it goes back as it came.
       return { ...block.part.block } as AnthropicContentBlock;
     case "call": {
-      const caller = block.start.providerMetadata?.["caller"];
+      const { caller, toolsetName } = block.start.providerMetadata ?? {};
       return {
         type: "tool_use",
         id: ids.assign(callKey(block.start), block.start.id),
         name: block.start.name,
         input: {},
-        // Programmatic tool calling: the client sends the caller back with the call.
-        ...(isRecord(caller) ? { caller: caller as { [key: string]: JsonValue } } : {}),
+        // The client sends these back with the call: programmatic tool calling's caller, a toolset member's toolset.
+        ...(isRecord(caller) && { caller: caller as { [key: string]: JsonValue } }),
+        ...(typeof toolsetName === "string" && { toolset_name: toolsetName }),
       };
     }
   }

@@ -5,7 +5,8 @@
  * @module
  */
 import type { FinishReason, ReasoningPart, Usage } from "../shared/deltas.ts";
-import type { ExecutionContainer, RefusalDetails } from "../shared/finish-details.ts";
+import type { ExecutionContainer } from "../shared/finish-details.ts";
+import type { AnthropicStopDetails } from "./anthropic-stop-details.ts";
 import { failureKind, type ProviderErrorKind } from "../shared/errors.ts";
 import type { JsonValue } from "../shared/json.ts";
 
@@ -91,6 +92,8 @@ export type AnthropicContentBlock =
       input: unknown;
       /** Who made the call, with programmatic tool calling (`{type: "direct"}`, a code execution tool's id), when the provider said. */
       caller?: { [key: string]: JsonValue };
+      /** The toolset of a toolset member's call, which its `tool_use` and `tool_result` carry back, when the provider said. */
+      toolset_name?: string;
     }
   | {
       /** A block the provider gets back as it came, in its place: Anthropic's `compaction` summary, a `fallback` boundary. */
@@ -121,16 +124,6 @@ export interface AnthropicMessage {
   container?: AnthropicContainer;
   /** Why a `refusal` stopped it (set from the `message_delta`): `null` before, and after any other stop. */
   stop_details: AnthropicStopDetails | null;
-}
-
-/** A refusal's `stop_details` (the SDK's `RefusalStopDetails`): the finish's `refusal`, each field `null` when it has none. */
-export interface AnthropicStopDetails {
-  /** Always `refusal`. */
-  type: "refusal";
-  /** The policy area (`cyber`, `bio`, ...), or `null`. */
-  category: string | null;
-  /** A sentence to show the user, or `null`. */
-  explanation: string | null;
 }
 
 /** A message's code-execution container, as Anthropic writes it (`expires_at` when the provider sent it). */
@@ -202,19 +195,6 @@ export function anthropicContainer(container: ExecutionContainer): AnthropicCont
   const { id, expiresAt } = container;
   return expiresAt === undefined ? { id } : { id, expires_at: expiresAt };
 }
-
-/**
- * The `stop_details` of a `refusal` stop: the finish's `refusal` (Anthropic's, or another provider's
- * reasons put so), each field `null` where it has none, as Anthropic sends a refusal that names no
- * category; `null` when the finish says nothing of why.
- *
- * @example
- * ```ts
- * anthropicStopDetails({ category: "cyber" }); // { type: "refusal", category: "cyber", explanation: null }
- * ```
- */
-export const anthropicStopDetails = (refusal: RefusalDetails | undefined): AnthropicStopDetails | null =>
-  refusal ? { type: "refusal", category: refusal.category ?? null, explanation: refusal.explanation ?? null } : null;
 
 /** The `stop_reason` of a finish: `tool_use` whenever a call that can run was shown, as clients run calls only then. */
 export function anthropicStopReason(

@@ -35,6 +35,12 @@ export interface RefusalDetails {
   category?: string | undefined;
   /** A human-readable explanation of the refusal, when the provider gave one. */
   explanation?: string | undefined;
+  /** The opaque token that refunds the cache-miss cost of retrying on the fallback model (Anthropic's beta `fallback_credit_token`): the retry sends it back; it expires in minutes. */
+  fallbackCreditToken?: string | undefined;
+  /** Whether that token may be redeemed by a retry that appends this turn's partial content as an assistant message (Anthropic's `fallback_has_prefill_claim`). */
+  fallbackHasPrefillClaim?: boolean | undefined;
+  /** The fallback model the server suggests retrying on directly, when it could not fall back itself (Anthropic's `recommended_model`). */
+  recommendedModel?: string | undefined;
 }
 
 /**

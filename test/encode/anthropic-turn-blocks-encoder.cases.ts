@@ -1,6 +1,6 @@
 // Anthropic's turn blocks through the Messages encoder (issue 34): what a Messages client must send
 // back reaches it as Anthropic sent it, so that it round-trips on the next turn: a tool_use's
-// `caller` (programmatic tool calling) in its content_block_start, a `compaction` block and a
+// `caller` (programmatic tool calling) and a toolset member's `toolset_name` in its content_block_start, a `compaction` block and a
 // `fallback` block whole in their place. A call the fallback withdrew goes out as it streamed (as
 // Anthropic sends it, right before the fallback block) but does not make the stop `tool_use`.
 // The streams are those of test/providers/anthropic/turn-blocks-recordings.ts (built from the
@@ -14,6 +14,7 @@ import {
   fallbackWhileOpen,
   programmaticContinuation,
   programmaticFirst,
+  toolsetMemberCall,
 } from "../providers/anthropic/turn-blocks-recordings.ts";
 import { readMessagesEvents, type MessagesReading } from "../support/agent-protocol-readers.ts";
 import { AGENT_OPTIONS, ENCODERS, encodeAll } from "../support/encoders.ts";
@@ -55,6 +56,21 @@ group("AnthropicMessagesEncoder: Anthropic's turn blocks go to the client as the
       for (const call of calls) assertEquals(call.caller, CODE_CALLER);
       assertEquals(reading.stopReason, "tool_use");
     }
+  });
+
+  test("a toolset member's call keeps its toolset_name beside its caller, as the client sends it back", async () => {
+    const reading = await read(toolsetMemberCall);
+    assertEquals(reading.content, [
+      {
+        type: "tool_use",
+        id: "toolu_nav",
+        name: "navigate",
+        json: '{"url":"https://example.com"}',
+        input: { url: "https://example.com" },
+        caller: CODE_CALLER,
+        toolset_name: "browser",
+      },
+    ]);
   });
 
   test("a call without a caller has no caller field", async () => {

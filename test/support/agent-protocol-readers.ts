@@ -40,7 +40,15 @@ export type MessagesBlock =
   | { type: "text"; text: string; citations?: unknown[] }
   | { type: "thinking"; thinking: string; signature: string }
   | { type: "redacted_thinking"; data: string }
-  | { type: "tool_use"; id: string; name: string; json: string; input?: unknown; caller?: unknown }
+  | {
+      type: "tool_use";
+      id: string;
+      name: string;
+      json: string;
+      input?: unknown;
+      caller?: unknown;
+      toolset_name?: unknown;
+    }
   | { type: "compaction" | "fallback" | "server_tool_use" | "mcp_tool_use"; [field: string]: unknown }
   | { type: `${string}_tool_result`; tool_use_id: string; [field: string]: unknown };
 
@@ -56,7 +64,12 @@ export interface MessagesReading {
   /** `message_delta`'s code-execution `container`, when it named one. */
   container?: { id: string; expires_at?: string };
   /** `message_delta`'s `stop_details`: a refusal's, else `null`. */
-  stopDetails?: { type: "refusal"; category: string | null; explanation: string | null } | null;
+  stopDetails?: {
+    type: "refusal";
+    category: string | null;
+    explanation: string | null;
+    [beta: string]: unknown;
+  } | null;
   error?: { type: string; message: string };
 }
 
@@ -75,7 +88,7 @@ const BLOCK_FIELDS: Record<string, readonly string[]> = {
 const RESULT_FIELDS = ["type", "tool_use_id", "content"] as const;
 /** The fields a block may have besides those (the Messages API's own, as the SDK types them). */
 const BLOCK_OPTIONAL: Record<string, readonly string[]> = {
-  tool_use: ["caller"],
+  tool_use: ["caller", "toolset_name"],
   server_tool_use: ["caller"],
   mcp_tool_use: ["caller"],
   compaction: ["content", "encrypted_content", "signature"],
@@ -157,13 +170,14 @@ export function readMessagesEvents(text: string): MessagesReading {
       if (block["type"] === "tool_use") {
         assertEquals(block["input"], {}, "a tool_use block starts with input: {}");
         assert(typeof block["id"] === "string" && block["id"] !== "", "a tool_use block has an id");
-        const caller = "caller" in block ? { caller: block["caller"] } : {};
+        const { caller, toolset_name } = block;
         reading.content.push({
           type: "tool_use",
           id: block["id"] as string,
           name: block["name"] as string,
           json: "",
-          ...caller,
+          ...("caller" in block && { caller }),
+          ...("toolset_name" in block && { toolset_name }),
         });
       } else reading.content.push({ ...(block as unknown as MessagesBlock) });
       open = frame["index"] as number;
@@ -221,7 +235,11 @@ export function readMessagesEvents(text: string): MessagesReading {
       const details = (frame["delta"] as Record<string, unknown>)["stop_details"];
       assert(details === null || reason === "refusal", "stop_details only with stop_reason refusal");
       if (details !== null) {
-        keysWithin(details, ["type", "category", "explanation"], [], "message_delta.delta.stop_details");
+        // The beta's BetaRefusalStopDetails adds three fields, each nullable; written together or not at all.
+        const fallback = ["fallback_credit_token", "fallback_has_prefill_claim", "recommended_model"];
+        keysWithin(details, ["type", "category", "explanation"], fallback, "message_delta.delta.stop_details");
+        const some = fallback.filter((key) => key in (details as object)).length;
+        assert(some === 0 || some === 3, "the beta's fallback fields together");
         const { type, category, explanation } = details as Record<string, unknown>;
         assertEquals(type, "refusal", "stop_details.type");
         for (const value of [category, explanation])

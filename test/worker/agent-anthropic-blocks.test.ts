@@ -1,5 +1,5 @@
 // Claude Code's conversation through `/v1/messages` to an Anthropic upstream keeps what Anthropic
-// needs back (issue 34): a `tool_use`'s `caller` (programmatic tool calling), and the `compaction`
+// needs back (issue 34): a `tool_use`'s `caller` (programmatic tool calling) and `toolset_name`, and the `compaction`
 // and `fallback` blocks in their place among the thinking blocks, asserted on the exact body the
 // fake Anthropic receives; and the Worker's answer to a server-tools-only turn ends `end_turn`.
 import Anthropic from "@anthropic-ai/sdk";
@@ -20,6 +20,16 @@ const sdk = (upstream: FakeUpstream): Anthropic =>
 
 const CALLER = { type: "code_execution_20250825", tool_id: "srvtoolu_code_1" } as const;
 const COMPACTION = { type: "compaction", content: "Earlier: planning a trip.", encrypted_content: "ENC1" } as const;
+
+/** The messages a fake Anthropic was sent for `messages` with one client tool `name` (it answers 500: the request is what is checked). */
+async function sentMessages(name: string, messages: BetaMessageParam[]): Promise<BetaMessageParam[]> {
+  const upstream = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
+  const tools = [{ name, input_schema: { type: "object" as const } }];
+  await sdk(upstream)
+    .beta.messages.create({ model: "anthropic/claude-x", max_tokens: 1024, stream: true, tools, messages })
+    .catch(() => undefined);
+  return (upstream.requests[0]!.body as { messages: BetaMessageParam[] }).messages;
+}
 
 describe("/v1/messages to an Anthropic upstream: caller, compaction and fallback blocks", () => {
   it("the next turn sends the tool_use with its caller, and the compaction, MCP listing, upload and fallback blocks in place", async () => {
@@ -57,6 +67,27 @@ describe("/v1/messages to an Anthropic upstream: caller, compaction and fallback
       role: "user",
       content: [{ type: "tool_result", tool_use_id: "toolu_roll_1", content: "4" }],
     });
+  });
+
+  // A toolset member's call (@anthropic-ai/sdk 1.12: BetaToolUseBlockParam.toolset_name, and
+  // BetaToolResultBlockParam.toolset_name, "the toolset family of the paired tool_use").
+  it("a toolset member's tool_use and its tool_result go back with their toolset_name", async () => {
+    const member = {
+      type: "tool_use",
+      id: "toolu_nav",
+      name: "navigate",
+      input: { url: "https://example.com" },
+    } as const;
+    const result = { type: "tool_result", tool_use_id: "toolu_nav", content: "Loaded." } as const;
+    const sent = await sentMessages("navigate", [
+      { role: "user", content: "Open example.com" },
+      { role: "assistant", content: [{ ...member, toolset_name: "browser", caller: CALLER }] },
+      { role: "user", content: [{ ...result, toolset_name: "browser" }] },
+    ]);
+    expect(sent.slice(1)).toEqual([
+      { role: "assistant", content: [{ ...member, caller: CALLER, toolset_name: "browser" }] },
+      { role: "user", content: [{ ...result, toolset_name: "browser" }] },
+    ]);
   });
 
   it("a tool_use right before a fallback block (the call the refusal cut off) is left out, with its tool_result", async () => {

@@ -1,5 +1,5 @@
 import type { FinishDelta, Usage } from "../../shared/deltas.ts";
-import type { ExecutionContainer } from "../../shared/finish-details.ts";
+import type { ExecutionContainer, RefusalDetails } from "../../shared/finish-details.ts";
 import { arrayOf, isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { readUsage } from "../usage.ts";
 import { ANTHROPIC_FINISH_REASONS } from "./anthropic-finish-reasons.ts";
@@ -9,8 +9,9 @@ import { ANTHROPIC_FINISH_REASONS } from "./anthropic-finish-reasons.ts";
  * message), undefined while its `stop_reason` is none: its reason, with the message's
  * code-execution container when it named one, the `stop_sequence` it stopped at (a string of the
  * request's, else `null`), and a refusal's `stop_details` (`{ type: "refusal", category,
- * explanation }`, each `null` when the refusal maps to no named category) as its `refusal`, a
- * `null` left undefined. A `stop_details` of another `type` is left for a later version to read.
+ * explanation }`, each `null` when the refusal maps to no named category, and the beta's
+ * `fallback_credit_token`, `fallback_has_prefill_claim`, `recommended_model` when set) as its
+ * `refusal`, a `null` left undefined. A `stop_details` of another `type` is left for a later version to read.
  *
  * @example
  * ```ts
@@ -36,11 +37,19 @@ export function anthropicFinish(
   if (sequence) finish.stopSequence = sequence;
   // A RefusalStopDetails, else null; one of another `type` (a later kind) is not a refusal's.
   const details = stop["stop_details"] as Record<string, unknown> | null | undefined;
-  if (details?.["type"] === "refusal")
-    finish.refusal = {
+  if (details?.["type"] === "refusal") {
+    const refusal: RefusalDetails = (finish.refusal = {
       category: nonEmptyString(details["category"]),
       explanation: nonEmptyString(details["explanation"]),
-    };
+    });
+    // The beta's fallback fields (BetaRefusalStopDetails), kept when set: the retry on the fallback model needs them.
+    const token = nonEmptyString(details["fallback_credit_token"]);
+    const claim = details["fallback_has_prefill_claim"];
+    const model = nonEmptyString(details["recommended_model"]);
+    if (token) refusal.fallbackCreditToken = token;
+    if (typeof claim === "boolean") refusal.fallbackHasPrefillClaim = claim;
+    if (model) refusal.recommendedModel = model;
+  }
   return finish;
 }
 

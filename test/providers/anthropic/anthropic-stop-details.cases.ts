@@ -11,6 +11,7 @@
 // explanation) in the shape of the streams Anthropic sends (`message_start` with empty content and
 // `stop_details: null`, a `ping`, the `message_delta` with `stop_details`, `message_stop`, as
 // vercel/ai's recorded anthropic-refusal stream has them); the ids are made up.
+import type { BetaRefusalStopDetails } from "@anthropic-ai/sdk/resources/beta/messages/messages";
 import type { RefusalStopDetails } from "@anthropic-ai/sdk/resources/messages/messages";
 import fc from "fast-check";
 import {
@@ -144,6 +145,36 @@ group("Anthropic stop_details: a refusal's category and explanation", (test) => 
       encodeAll(ENCODERS.anthropic(), await eventsOf(refused({ ...DETAILS, category: null, explanation: null }))),
     );
     assertEquals(unnamed.stopDetails, { type: "refusal", category: null, explanation: null });
+  });
+
+  test("the beta's fallback fields reach the finish, and Messages writes them back, streamed and whole", async () => {
+    const beta = {
+      ...DETAILS,
+      fallback_credit_token: "fct_01Opaque",
+      fallback_has_prefill_claim: false,
+      recommended_model: "claude-opus-5-5",
+    } satisfies BetaRefusalStopDetails;
+    const all = await eventsOf(refused(beta));
+    assertEquals((await finishOf([bytes(refused(beta))])).refusal, {
+      category: "cyber",
+      explanation: EXPLANATION,
+      fallbackCreditToken: "fct_01Opaque",
+      fallbackHasPrefillClaim: false,
+      recommendedModel: "claude-opus-5-5",
+    });
+    assertEquals(readMessagesEvents(encodeAll(ENCODERS.anthropic(), all)).stopDetails, beta);
+    const result = await readAnthropicMessage(fromChunks(all), AGENT_OPTIONS.anthropic());
+    assert(result.type === "message", "a message");
+    assertEquals(result.message.stop_details, beta);
+    // A token alone: the other two written null, as the beta type has each.
+    const tokenOnly = {
+      ...DETAILS,
+      fallback_credit_token: "fct_02",
+      fallback_has_prefill_claim: null,
+      recommended_model: null,
+    };
+    const reading = readMessagesEvents(encodeAll(ENCODERS.anthropic(), await eventsOf(refused(tokenOnly))));
+    assertEquals(reading.stopDetails, tokenOnly satisfies BetaRefusalStopDetails);
   });
 
   test("Chat Completions: the explanation as the refusal, streamed and in the completion", async () => {

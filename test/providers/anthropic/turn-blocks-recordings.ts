@@ -59,6 +59,25 @@ const end = (stop_reason: string): Record<string, unknown>[] => [
 /** Who made a call from code: the code execution tool, by its id. */
 export const CODE_CALLER = { type: "code_execution_20250825", tool_id: "srvtoolu_code_1" } as const;
 
+/**
+ * A toolset member's call (BetaToolUseBlock.toolset_name, @anthropic-ai/sdk 1.12): a browser
+ * toolset's `navigate`, made from code, so it has a caller too.
+ */
+export const toolsetMemberCall: string = anthropicSse(
+  start("msg_01Toolset"),
+  block(0, {
+    type: "tool_use",
+    id: "toolu_nav",
+    name: "navigate",
+    input: {},
+    toolset_name: "browser",
+    caller: CODE_CALLER,
+  }),
+  json(0, '{"url":"https://example.com"}'),
+  stop(0),
+  ...end("tool_use"),
+);
+
 /** A programmatic tool calling turn: text, the code execution server tool, then the first call its code made. */
 export const programmaticFirst: string = anthropicSse(
   start("msg_ptc_1"),

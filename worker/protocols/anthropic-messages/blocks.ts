@@ -3,16 +3,21 @@
  * `document` blocks (a base64 PDF, plain `text`, a `content` source's text, or a `url`), in a user
  * message or a `tool_result`'s content, as the Worker's file parts. A `file` source names a file stored at
  * Anthropic, which this Worker does not have: a 400. A `search_result` block as its text. And an
- * assistant's cited text blocks, kept.
+ * assistant's cited text blocks, kept, and its `tool_use` blocks as calls.
  *
  * @module
  */
 import type { JsonValue, ReasoningPart } from "../../../src/index.ts";
 import { invalidField } from "../../response/json-error.ts";
-import { own } from "../../request/json-fields.ts";
 import { checkedWireFile, type WireFilePart } from "../../request/file-parts.ts";
 import { base64OfText, fileIdError, fileOfUrl } from "../client-files.ts";
-import { arrayAt, objectAt, stringAt } from "../client-request.ts";
+import { arrayAt, idAt, objectAt, stringAt, type WireMessage } from "../client-request.ts";
+import { isObject, own } from "../../request/json-fields.ts";
+import { echoedCall } from "../thought-signatures.ts";
+import { toolNameIn } from "../tool-names.ts";
+import { upstreamProviders } from "../../upstream/providers/index.ts";
+
+type WireCall = Extract<WireMessage, { role: "assistant" }>["tool_calls"][number];
 
 /** Whether a block is an image or a document. */
 export function isFileBlock(type: unknown): boolean {
@@ -92,4 +97,27 @@ export function searchResultText(block: Record<string, unknown>, at: string): st
     stringAt(own(objectAt(entry, `${at}.content[${i}]`), "text"), `${at}.content[${i}].text`),
   );
   return [`${title} (${source})`, ...texts].join("\n");
+}
+
+/**
+ * An assistant's `tool_use` block as the call it was: its id (with any signature it carries), name
+ * and input, and what goes back with it, on its `providerMetadata`: who made it (`caller`,
+ * programmatic tool calling) and a toolset member's `toolset_name` (as `toolsetName`; the kit
+ * gives its `tool_result` the same, BetaToolResultBlockParam's "toolset family of the paired tool_use").
+ */
+export function clientCall(block: Record<string, unknown>, at: string, provider: string): WireCall {
+  const { id: known, providerMetadata } = echoedCall(idAt(own(block, "id"), `${at}.id`), provider, `${at}.id`);
+  const caller = own(block, "caller");
+  const toolset = own(block, "toolset_name");
+  const metadata = {
+    ...providerMetadata,
+    ...(isObject(caller) && { caller: caller as JsonValue }),
+    ...(toolset != null && { toolsetName: stringAt(toolset, `${at}.toolset_name`) }),
+  };
+  return {
+    id: known,
+    name: toolNameIn(own(block, "name"), `${at}.name`, upstreamProviders.anthropic.toolNames),
+    arguments: (own(block, "input") ?? {}) as JsonValue,
+    ...(Object.keys(metadata).length > 0 && { providerMetadata: metadata }),
+  };
 }

@@ -34,20 +34,18 @@
  */
 import type { JsonValue, ReasoningPart } from "../../../src/index.ts";
 import { invalidField } from "../../response/json-error.ts";
-import { isObject, own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
+import { own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
 import { ANTHROPIC_KEPT_BLOCKS, keptBlockAt } from "../../request/parse-reasoning.ts";
 import { AGENT_BOUNDS } from "../../request/parse-stream-request.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
-import { upstreamProviders } from "../../upstream/providers/index.ts";
 import { agentModel } from "../agent-model.ts";
 import { messagesReasoning } from "../client-reasoning.ts";
 import { thinkingPart } from "../reasoning-state.ts";
-import { callIdOf, echoedCall } from "../thought-signatures.ts";
+import { callIdOf } from "../thought-signatures.ts";
 import { arrayAt, clientRequest, idAt, objectAt, samplingOf, stringAt, type WireMessage } from "../client-request.ts";
 import type { WirePart } from "../../request/file-parts.ts";
-import { toolNameIn } from "../tool-names.ts";
 import { TurnNotes } from "../turn-order.ts";
-import { citedPart, fileOfBlock, isFileBlock, searchResultText } from "./blocks.ts";
+import { citedPart, clientCall, fileOfBlock, isFileBlock, searchResultText } from "./blocks.ts";
 import { containerOf, containerSkills } from "./container.ts";
 import { messagesTools } from "./tools.ts";
 import { withWebSearch } from "../web-search.ts";
@@ -55,9 +53,6 @@ import { withMessagesOutputFormat } from "../output-format.ts";
 
 /** Anthropic's blocks that go back to it unchanged, in their place. */
 const KEPT: ReadonlySet<unknown> = new Set(ANTHROPIC_KEPT_BLOCKS);
-
-/** The tool names Anthropic takes, which a Messages client may send. */
-const NAMES = upstreamProviders.anthropic.toolNames;
 
 /** The providers whose tool results carry an error flag of their own (`is_error`, Bedrock's `status: "error"`). */
 const NATIVE_ERRORS: ReadonlySet<string> = new Set(["anthropic", "bedrock"]);
@@ -217,20 +212,8 @@ function toWire(
         out.push({ role: "tool", tool_call_id: call, content: body, is_error: true, ...withFiles });
       else out.push({ role: "tool", tool_call_id: call, content: error ? `Error: ${body}` : body, ...withFiles });
     } else if (type === "tool_use" && role === "assistant") {
-      const input = own(block, "input");
-      const id = idAt(own(block, "id"), `${at}.id`);
-      calls.add(id);
-      // Programmatic tool calling: who made the call goes back with it.
-      const caller = own(block, "caller");
-      const { id: known, ...signature } = echoedCall(id, provider, `${at}.id`);
-      toolCalls.push({
-        id: known,
-        name: toolNameIn(own(block, "name"), `${at}.name`, NAMES),
-        arguments: (input ?? {}) as JsonValue,
-        ...(isObject(caller)
-          ? { providerMetadata: { ...signature.providerMetadata, caller: caller as JsonValue } }
-          : signature),
-      });
+      toolCalls.push(clientCall(block, at, provider));
+      calls.add(own(block, "id") as string);
     } else if (type === "thinking" || type === "redacted_thinking") {
       if (role !== "assistant") return;
       const part = reasoningOf(block, at);
