@@ -4,7 +4,7 @@ import type { AbortEvent, FinishEvent, InvalidToolCallEvent } from "../shared/ev
 import { BlockSequencer, type SequencedBlock } from "./block-sequencer.ts";
 import { CallIds, randomId } from "./call-ids.ts";
 import { citedText, isGrounding, responsesAnnotations } from "./citations.ts";
-import { approvalBlock, approvalItemOf, BuiltInCalls, responsesCaller } from "./openai-responses-built-in.ts";
+import { approvalBlock, approvalItemOf, BuiltInCalls, responsesCallFields } from "./openai-responses-built-in.ts";
 import {
   outputText,
   ownEncryptedContent,
@@ -167,7 +167,7 @@ export class OpenAIResponseEvents {
               status: "in_progress",
               call_id: this.#ids.assign(callKey(block.start), block.start.id),
               name: block.start.name,
-              ...responsesCaller(block.start.providerMetadata),
+              ...responsesCallFields(block.start.providerMetadata),
             }
           : { type: "reasoning", id, status: "in_progress", summary: [] });
     this.#items[block.index] = item;

@@ -115,21 +115,25 @@ export function approvalBlock(event: ApprovalRequestEvent): Extract<ReasoningPar
 }
 
 /**
- * The `caller` an OpenAI Responses call came with (programmatic tool calling: `{ type: "program",
- * caller_id }`, or `{ type: "direct" }`; its `providerMetadata.responsesItem.caller`), for its
- * `function_call` or `custom_tool_call` item, which the client sends back with it.
+ * What an OpenAI Responses call came with that its `function_call` or `custom_tool_call` item
+ * carries back (its `providerMetadata.responsesItem`): the `namespace` of a tool a tool search
+ * loaded ("Round-trip the model's function_call item with its namespace field included", OpenAI's
+ * 400 says), and the `caller` of programmatic tool calling (`{ type: "program", caller_id }`, or
+ * `{ type: "direct" }`).
  *
  * @example
  * ```ts
- * const item = { type: "function_call", call_id, name, arguments: "", ...responsesCaller(start.providerMetadata) };
+ * const item = { type: "function_call", call_id, name, arguments: "", ...responsesCallFields(start.providerMetadata) };
  * ```
  */
-export function responsesCaller(metadata: Readonly<Record<string, unknown>> | undefined): {
+export function responsesCallFields(metadata: Readonly<Record<string, unknown>> | undefined): {
+  namespace?: string;
   caller?: { [key: string]: JsonValue };
 } {
   const item = metadata?.["responsesItem"];
-  const caller = isObject(item) ? item["caller"] : undefined;
-  return isObject(caller) ? { caller } : {};
+  if (!isObject(item)) return {};
+  const { namespace, caller } = item;
+  return { ...(typeof namespace === "string" && { namespace }), ...(isObject(caller) && { caller }) };
 }
 
 /**

@@ -128,6 +128,8 @@ export type OpenAIResponsesOutputItem =
       name: string;
       /** The arguments text as the model wrote it (invalid JSON stays as it was). */
       arguments: string;
+      /** The namespace of a tool a tool search loaded, which the item must carry back. */
+      namespace?: string;
       /** Who made the call, when the provider said (programmatic tool calling: `{ type: "program", caller_id }`). */
       caller?: { [key: string]: JsonValue };
     }
@@ -144,6 +146,8 @@ export type OpenAIResponsesOutputItem =
       name: string;
       /** The input text. */
       input: string;
+      /** Its tool's namespace, when the provider said. */
+      namespace?: string;
       /** Who made the call, when the provider said. */
       caller?: { [key: string]: JsonValue };
     }

@@ -341,9 +341,15 @@ const ITEM_OF: Record<string, string> = {
 const ITEM_FIELDS: Record<string, readonly [readonly string[], readonly string[]]> = {
   // openai 6's ResponseOutputMessage: `phase` optional (an OpenAI Responses upstream's, gpt-5.3-codex and later).
   message: [["type", "id", "status", "role", "content"], ["phase"]],
-  // openai 6's ResponseFunctionToolCall and ResponseCustomToolCall: `caller` optional (programmatic tool calling).
-  function_call: [["type", "id", "status", "call_id", "name", "arguments"], ["caller"]],
-  custom_tool_call: [["type", "id", "status", "call_id", "name", "input"], ["caller"]],
+  // openai 6's ResponseFunctionToolCall and ResponseCustomToolCall: `namespace` (a tool search's tool) and `caller` (programmatic tool calling) optional.
+  function_call: [
+    ["type", "id", "status", "call_id", "name", "arguments"],
+    ["namespace", "caller"],
+  ],
+  custom_tool_call: [
+    ["type", "id", "status", "call_id", "name", "input"],
+    ["namespace", "caller"],
+  ],
   reasoning: [
     ["type", "id", "summary"],
     ["encrypted_content", "content", "status"],

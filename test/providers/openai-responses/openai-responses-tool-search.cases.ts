@@ -24,6 +24,8 @@ import {
   type FinishEvent,
   type ToolCallEvent,
 } from "../../../src/index.ts";
+import { readResponsesEvents } from "../../support/agent-protocol-readers.ts";
+import { ENCODERS, encodeAll } from "../../support/encoders.ts";
 import { assertEquals, group } from "../../support/harness.ts";
 import { assertFinished } from "../../support/invariants.ts";
 import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
@@ -191,6 +193,17 @@ group("OpenAIResponsesDeltaStream tool search", (test) => {
       tools: [],
     });
     assertEquals((whole["input"] as unknown[]).slice(1), [...search, item]);
+  });
+
+  test("Responses to Responses: the encoder writes the loaded tool's function_call with its namespace", async () => {
+    const reading = readResponsesEvents(encodeAll(ENCODERS.responses(), await run([bytes(serverStream)])));
+    const calls = (items: unknown) =>
+      (items as Record<string, unknown>[])
+        .filter((item) => item["type"] === "function_call")
+        .map(({ call_id, name, namespace }) => ({ call_id, name, namespace }));
+    const loaded = [{ call_id: "call_r", name: "rates", namespace: "rates" }];
+    // As the events built it, and in the completed response a client sends back as its next input.
+    assertEquals([calls(reading.items), calls(reading.response["output"])], [loaded, loaded]);
   });
 
   test("a server search with no output in the turn is left out (OpenAI pairs the two)", async () => {
