@@ -200,6 +200,18 @@ describe("POST /v1/responses with a web search tool", () => {
     expect(body["web_search_options"]).toBeUndefined();
   });
 
+  it("with tool_choice required, to a search model (its search is the call asked for): auto for the functions, no choice alone", async () => {
+    const lookup: Tool = { type: "function", name: "lookup", parameters: { type: "object" }, strict: false };
+    const { body } = await responses(SEARCH_MODEL, [lookup, { type: "web_search" }], "required");
+    expect([body["tool_choice"], (body["tools"] as unknown[]).length, body["web_search_options"]]).toEqual([
+      "auto",
+      1,
+      {},
+    ]);
+    const alone = await responses(SEARCH_MODEL, [{ type: "web_search" }], "required");
+    expect([alone.body["tool_choice"], alone.body["tools"]]).toEqual([undefined, undefined]);
+  });
+
   it("with allowed_tools that leave it out, is a 400 naming tool_choice.tools with a search model, which searches anyway", async () => {
     const lookup: Tool = { type: "function", name: "lookup", parameters: { type: "object" }, strict: false };
     const leftOut: NonNullable<ResponseCreateParamsStreaming["tool_choice"]>[] = [

@@ -194,6 +194,22 @@ describe("/v1/messages with Anthropic's web search, to an OpenAI upstream", () =
     expect(error).toBeUndefined();
   });
 
+  it("tool_choice any beside a web search tool, to an OpenAI Chat search model (its search is the call asked for): auto for the client's tools, listed or not", async () => {
+    for (const env of [ENV, { ...ENV, ANTHROPIC_SERVER_TOOLS: "" }]) {
+      const { body, error } = await ask(CHAT_SEARCH, [OWN, SEARCH], { type: "any" }, env);
+      expect(error).toBeUndefined();
+      expect([body?.["tool_choice"], (body?.["tools"] as unknown[] | undefined)?.length]).toEqual(["auto", 1]);
+      const alone = await ask(CHAT_SEARCH, [SEARCH], { type: "any" }, env);
+      expect([alone.error, alone.body?.["tool_choice"], alone.body?.["tools"]]).toEqual([
+        undefined,
+        undefined,
+        undefined,
+      ]);
+    }
+    // A model that does not search is asked for a call of the client's tools, as before.
+    expect((await ask("openai/gpt-4o", [OWN, SEARCH], { type: "any" })).body?.["tool_choice"]).toBe("required");
+  });
+
   it("tool_choice forcing another tool beside a web search tool, to an OpenAI Chat search model (it searches first): a 400 at tool_choice.name, listed or not", async () => {
     for (const env of [ENV, { ...ENV, ANTHROPIC_SERVER_TOOLS: "" }]) {
       const { body, error } = await ask(CHAT_SEARCH, [OWN, SEARCH], { type: "tool", name: OWN.name }, env);

@@ -7,7 +7,8 @@
  * other provider has them; but web search, when listed, reaches an OpenAI search model or
  * Responses model as its own (../web-search.ts), a `tool_choice` naming it as `required` (Responses
  * takes no choice of `web_search` by name) or none (a search model always searches: `tool_choice`
- * none beside one, or one forcing another tool, is a 400). A
+ * none beside one, or one forcing another tool, is a 400; `any`, which the search itself answers,
+ * leaves the client's tools to the model, `auto`). A
  * `tool_choice` naming a dropped one is a 400 that says so: Claude Code's WebSearch forces its
  * `web_search` tool that way, and would otherwise get an answer that never searched.
  *
@@ -89,6 +90,12 @@ export function messagesTools(
     throw searchNotRefusable("tool_choice.name", "forces another tool than the web search offered");
   const chosen = serverChoice(choice, tools, named, server, search?.name);
   const oneCall = oneCallOf(choice);
+  // `any` asks for a call of one of the tools, the search among them: a Chat search model makes
+  // that one on every request, so the client's tools are its to call or not (`required` would ask
+  // for a function call beside the search), as Responses' allowed tools of the search in mode required.
+  const anySearched = searchFirst && isObject(choice) && own(choice, "type") === "any";
+  const choiceFor = (offered: readonly WireTool[] | undefined): unknown =>
+    anySearched ? (offered?.length ? "auto" : undefined) : toolChoice(choice, offered);
   if (search) {
     // Responses: the tool among the client's (a choice of it `required`: Responses names no
     // `web_search` choice); Chat: `web_search_options` alone (a search model always searches).
@@ -96,7 +103,7 @@ export function messagesTools(
     const forced = chosen === search.name;
     return {
       tools: all,
-      toolChoice: forced ? (search.responses ? "required" : undefined) : toolChoice(choice, all),
+      toolChoice: forced ? (search.responses ? "required" : undefined) : choiceFor(all),
       server: undefined,
       webSearch: search,
       oneCall,
@@ -104,7 +111,7 @@ export function messagesTools(
   }
   return {
     tools,
-    toolChoice: chosen === undefined ? toolChoice(choice, tools) : undefined,
+    toolChoice: chosen === undefined ? choiceFor(tools) : undefined,
     oneCall,
     server: server.length > 0 ? { tools: server, ...(chosen !== undefined ? { toolChoice: chosen } : {}) } : undefined,
   };

@@ -210,7 +210,8 @@ export function hostedToolChoice(
  * The Responses `tool_choice` as `/v1/stream`'s. A forced web search (`{type: "web_search_preview"}`,
  * `{type: "web_search"}`: the AI SDK's choice of its OpenAI web search tool) is `required` to an
  * OpenAI Responses model offered the search (which is sent the choice itself: {@link hostedToolChoice}), no choice
- * to an OpenAI Chat search model (`chatSearch`: it always searches), and a 400 where the search
+ * to an OpenAI Chat search model (`chatSearch`: it always searches, which answers `required` too:
+ * `auto` beside other tools), and a 400 where the search
  * was dropped (another provider, or `OPENAI_SERVER_TOOLS` does not list it): an answer that never
  * searched is not what was asked. So is a choice of a hosted tool `dropped` for want of a listing.
  */
@@ -221,6 +222,8 @@ export function toolChoice(
   dropped: ReadonlySet<string> = new Set(),
 ): unknown {
   if (value === undefined || value === null) return undefined;
+  // A Chat search model's search is the call `required` asks for, made on every request (as with allowed tools below).
+  if (value === "required" && chatSearch) return tools?.length ? "auto" : undefined;
   if (value === "auto" || value === "none" || value === "required") return value;
   const choice = objectAt(value, "tool_choice", "auto, none, required or an object");
   const type = own(choice, "type");
