@@ -7,6 +7,7 @@
 import { HttpAgent, type Message } from "@ag-ui/client";
 import { describe, expect, it } from "vitest";
 import { agUIRoute } from "../../worker/protocols/ag-ui/route.ts";
+import { callIdOf } from "../../worker/protocols/thought-signatures.ts";
 import { demoTools } from "../../worker/demo-tools/index.ts";
 import { post, referenceCalls, replays, streamCalls, TOOL, workerFetch } from "./client-support.ts";
 import {
@@ -78,7 +79,8 @@ describe("@ag-ui/client HttpAgent.runAgent against POST /v1/ag-ui, every recordi
       expect(calls.map((call) => [call.type, call.function.name, call.function.arguments])).toEqual(
         expected.map((call) => ["function", call.name, call.rawArguments]),
       );
-      calls.forEach((call, i) => expect(call.id).toBe(expected[i]!.id ?? call.id));
+      // The provider's own id, before the signature an Interactions call's id carries (thought-signatures.ts).
+      calls.forEach((call, i) => expect(callIdOf(call.id, provider)).toBe(expected[i]!.id ?? call.id));
       expect(new Set(calls.map((call) => call.id)).size).toBe(calls.length);
       expect((assistant[0] as { content?: string }).content ?? "").toBe(reference.finish.text);
     });
@@ -165,7 +167,10 @@ describe("POST /v1/ag-ui: earlier turns and the context reach the provider in it
       { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: "Paris" }, id: "call_1" } }] },
       {
         role: "user",
-        parts: [{ functionResponse: { name: "get_weather", response: { celsius: 18 } } }, { text: "And Rome?" }],
+        parts: [
+          { functionResponse: { name: "get_weather", id: "call_1", response: { celsius: 18 } } },
+          { text: "And Rome?" },
+        ],
       },
     ]);
   });

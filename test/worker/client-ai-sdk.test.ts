@@ -11,6 +11,7 @@ import * as ai6 from "ai";
 import * as ai7 from "ai-v7";
 import { describe, expect, it } from "vitest";
 import { uiRoute } from "../../worker/protocols/ui-message/route.ts";
+import { callIdOf } from "../../worker/protocols/thought-signatures.ts";
 import { demoTools } from "../../worker/demo-tools/index.ts";
 import { post, referenceCalls, replays, streamCalls, workerFetch } from "./client-support.ts";
 import {
@@ -84,7 +85,10 @@ for (const [name, sdk] of versions) {
         expect(tools.map((part) => [part.type, part.state, part.input])).toEqual(
           expected.map((call) => [`tool-${call.name}`, "input-available", call.arguments]),
         );
-        tools.forEach((part, i) => expect(part.toolCallId).toBe(expected[i]!.id ?? part.toolCallId));
+        // The provider's own id, before the signature an Interactions call's id carries (thought-signatures.ts).
+        tools.forEach((part, i) =>
+          expect(callIdOf(part.toolCallId, provider)).toBe(expected[i]!.id ?? part.toolCallId),
+        );
         expect(new Set(tools.map((part) => part.toolCallId)).size).toBe(tools.length);
         expect(text).toBe(reference.finish.text);
       });

@@ -180,7 +180,7 @@ describe("request builders", () => {
     );
   });
 
-  it("Gemini: SSE URL with the model, functionCall parts with the thought signature, functionResponse by name", () => {
+  it("Gemini: SSE URL with the model, functionCall parts with the thought signature, functionResponse by name and the call's id", () => {
     const http = buildGeminiRequest(secondTurn("gemini", { model: "models/gemini-2.5-flash" }), target);
     expect(http.url).toBe("https://api.example/v1/models/gemini-2.5-flash:streamGenerateContent?alt=sse");
     expect(http.headers["x-goog-api-key"]).toBe("KEY");
@@ -199,8 +199,8 @@ describe("request builders", () => {
         {
           role: "user",
           parts: [
-            { functionResponse: { name: "get_weather", response: { celsius: 18 } } },
-            { functionResponse: { name: "get_weather", response: { result: "sunny" } } },
+            { functionResponse: { name: "get_weather", id: "call_1", response: { celsius: 18 } } },
+            { functionResponse: { name: "get_weather", id: "call_2", response: { result: "sunny" } } },
           ],
         },
       ],

@@ -223,7 +223,19 @@ export function agentBatches(
   provider: string,
   batches: ReadableStream<readonly EncodableEvent[]>,
 ): ReadableStream<readonly EncodableEvent[]> {
-  const carrier = Object.hasOwn(CARRIERS, provider) ? CARRIERS[provider] : undefined;
-  const carried = carrier ? carrySignatures(batches, carrier) : batches;
+  const carried = signedCalls(provider, batches);
   return provider === "gemini-interactions" ? interactionsStepParts(carried) : carried;
+}
+
+/**
+ * The events of `provider` with each signed call's id carrying its signature ({@link carrySignatures}),
+ * where the provider signs its calls; the events as they are otherwise. What AG-UI and the AI SDK's
+ * UI messages take: their clients echo a call's id on the next turn, and show no built-in step.
+ */
+export function signedCalls(
+  provider: string,
+  batches: ReadableStream<readonly EncodableEvent[]>,
+): ReadableStream<readonly EncodableEvent[]> {
+  const carrier = Object.hasOwn(CARRIERS, provider) ? CARRIERS[provider] : undefined;
+  return carrier ? carrySignatures(batches, carrier) : batches;
 }

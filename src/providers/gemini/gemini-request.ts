@@ -69,7 +69,11 @@ function toContents(messages: readonly RequestMessage[]): Fields[] {
       const files = (message.parts ?? []).flatMap((part, j) =>
         part.type === "file" ? [geminiFilePart(part, `${path}.parts[${j}]`)] : [],
       );
-      return [{ functionResponse: { name, response: responseObject(message.content) } }, ...files];
+      // A call sent with an id gets its response with the same id (FunctionResponse.id: "to match the
+      // corresponding function call id"), as the library's own next turn does (gemini-messages.ts).
+      const id = message.toolCallId !== undefined && namesById.has(message.toolCallId) ? message.toolCallId : undefined;
+      const response = { name, ...(id !== undefined ? { id } : {}), response: responseObject(message.content) };
+      return [{ functionResponse: response }, ...files];
     }
     if (hasFiles(message))
       return resultBlocks(message, path, (part, at) =>

@@ -95,4 +95,32 @@ group("Gemini shapes from the docs and SDK types", (test) => {
     const contents = body["contents"] as { role: string; parts: unknown[] }[];
     assertEquals(contents[1], { role: "model", parts: [image] });
   });
+
+  test("the request kit answers a call sent with an id with a functionResponse of the same id (FunctionResponse.id)", () => {
+    const signed = { thoughtSignature: "sig" };
+    const call = { id: "call_1", name: "get_weather", arguments: { city: "Paris" }, providerMetadata: signed };
+    const turn = { role: "assistant", content: "", toolCalls: [call] } as const;
+    const results = [
+      { role: "tool", toolCallId: "call_1", content: '{"celsius":18}' },
+      { role: "tool", name: "get_weather", content: "sunny" },
+    ] as const;
+    const messages = [{ role: "user", content: "Weather in Paris?" } as const, turn, ...results];
+    const body = providerKit("gemini").requestBody({ model: "gemini-3-pro-preview", messages, tools: [] });
+    const contents = body["contents"] as { role: string; parts: unknown[] }[];
+    assertEquals(contents.slice(1), [
+      {
+        role: "model",
+        parts: [
+          { functionCall: { name: "get_weather", args: { city: "Paris" }, id: "call_1" }, thoughtSignature: "sig" },
+        ],
+      },
+      {
+        role: "user",
+        parts: [
+          { functionResponse: { name: "get_weather", id: "call_1", response: { celsius: 18 } } },
+          { functionResponse: { name: "get_weather", response: { result: "sunny" } } },
+        ],
+      },
+    ]);
+  });
 });

@@ -49,6 +49,7 @@ import { checkedWireFile, type WirePart } from "../../request/file-parts.ts";
 import { fileIdError, fileOfUrl } from "../client-files.ts";
 import { providerModel } from "../provider-model.ts";
 import { SAMPLING_FIELDS } from "../../request/parse-sampling.ts";
+import { callIdOf, echoedCall } from "../thought-signatures.ts";
 
 /** The sampling fields, which a 400 names in `forwardedProps`. */
 const SAMPLED: ReadonlySet<string> = new Set(SAMPLING_FIELDS);
@@ -133,7 +134,8 @@ function toWire(value: unknown, path: string, provider: string): WireMessage[] {
   if (role === "user")
     return [{ role: "user", content: userContent(own(message, "content"), `${path}.content`, provider) }];
   if (role === "tool") {
-    const id = idAt(own(message, "toolCallId"), `${path}.toolCallId`);
+    // The id the provider knows (an Interactions call's own, its signature left on the call).
+    const id = callIdOf(idAt(own(message, "toolCallId"), `${path}.toolCallId`), provider);
     const error = own(message, "error");
     if (typeof error === "string" && error !== "")
       return [{ role: "tool", tool_call_id: id, content: `Error: ${error}` }];
@@ -157,7 +159,12 @@ function toWire(value: unknown, path: string, provider: string): WireMessage[] {
       {
         role: "assistant",
         content,
-        tool_calls: calls.map((call, j) => toolCallAt(call, `${path}.toolCalls[${j}]`, ANY_NAME_BOUNDS)),
+        tool_calls: calls.map((call, j) => {
+          const at = `${path}.toolCalls[${j}]`;
+          // A Gemini call's id carries its signature: the provider gets its own id, the signature on the call.
+          const sent = toolCallAt(call, at, ANY_NAME_BOUNDS);
+          return { ...sent, ...echoedCall(sent.id, provider, `${at}.id`) };
+        }),
       },
     ];
   }

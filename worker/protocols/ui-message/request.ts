@@ -49,6 +49,7 @@ import type { WirePart } from "../../request/file-parts.ts";
 import { fileOfUrl } from "../client-files.ts";
 import { providerModel } from "../provider-model.ts";
 import { SAMPLING_FIELDS } from "../../request/parse-sampling.ts";
+import { callIdOf, echoedCall } from "../thought-signatures.ts";
 
 /** A validated `POST /v1/ui` request. */
 export type UIRequest = ClientRequest & {
@@ -157,6 +158,7 @@ function toWire(value: unknown, path: string, provider: string): WireMessage[] {
         part,
         type === "dynamic-tool" ? stringAt(own(part, "toolName"), `${at}.toolName`) : type.slice("tool-".length),
         at,
+        provider,
       );
       if (exchange) {
         step.calls.push(exchange.call);
@@ -173,7 +175,8 @@ function toolExchange(
   part: Record<string, unknown>,
   name: string,
   path: string,
-): { call: { id: string; name: string; arguments: JsonValue }; result: WireMessage } | undefined {
+  provider: string,
+): { call: (WireMessage & { role: "assistant" })["tool_calls"][number]; result: WireMessage } | undefined {
   if (!ANY_NAME_BOUNDS.toolName.test(name))
     throw invalidField(`${path}.type`, `A tool part must name a tool: ${ANY_NAME_BOUNDS.toolNameRule}.`);
   const id = idAt(own(part, "toolCallId"), `${path}.toolCallId`);
@@ -189,7 +192,9 @@ function toolExchange(
   }
   // A call whose input could not be parsed keeps the text the model wrote (`rawInput`).
   const input = own(part, "input") !== undefined ? own(part, "input") : (own(part, "rawInput") ?? {});
-  return { call: { id, name, arguments: input as JsonValue }, result: { role: "tool", tool_call_id: id, content } };
+  // A Gemini call's id carries its signature: the provider gets its own id, the signature on the call.
+  const call = { name, arguments: input as JsonValue, ...echoedCall(id, provider, `${path}.toolCallId`) };
+  return { call, result: { role: "tool", tool_call_id: callIdOf(id, provider), content } };
 }
 
 function texts(parts: readonly Record<string, unknown>[], path: string): string {

@@ -13,6 +13,7 @@ import type { Runtime } from "../../runtime.ts";
 import { demoTools } from "../../demo-tools/index.ts";
 import { openHeldBatches } from "../../services/client-events.ts";
 import { answerHeaders, encodeAnswer } from "../client-answer.ts";
+import { signedCalls } from "../thought-signatures.ts";
 
 /**
  * `POST /v1/ui`: the Vercel AI SDK's UI message stream (protocol v1) for `useChat` and
@@ -22,7 +23,9 @@ import { answerHeaders, encodeAnswer } from "../client-answer.ts";
  * and the answer carries each step and each tool's output.
  *
  * The stream is written for every reader from ai 5.0 on (`minVersion: 5`: no fields ai 5 rejects;
- * a denied call is a `tool-output-error`). The checks, limits, replay and cancellation are those
+ * a denied call is a `tool-output-error`). A Gemini or Gemini Interactions call's signature rides
+ * in its `toolCallId` (../thought-signatures.ts), which `useChat` echoes in the tool part on the
+ * next turn. The checks, limits, replay and cancellation are those
  * of `POST /v1/stream`; errors before the answer are plain text, the message `useChat` shows.
  */
 export function uiRoute(
@@ -38,7 +41,8 @@ export function uiRoute(
     );
     const { batches, headers } = await openHeldBatches(parsed, context);
     const answer = encodeAnswer(
-      batches,
+      // The client's calls: a Gemini call's id carries its signature (../thought-signatures.ts).
+      parsed.mode === "stream" ? signedCalls(parsed.request.provider, batches) : batches,
       new UIMessageEncoder({
         minVersion: 5,
         ...(parsed.messageId !== undefined ? { messageId: parsed.messageId } : {}),
