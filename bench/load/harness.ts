@@ -75,7 +75,11 @@ export async function buildWorkers(
       env: { ...process.env, PATH: `${bin}:${process.env["PATH"]}`, WRANGLER_SEND_METRICS: "false", CI: "1" },
     });
   wrangler(ROOT, "worker");
-  if (before) wrangler(resolve(before), "before");
+  flagsOf.set(join(dir, "worker", "index.js"), compatibilityFlags(ROOT));
+  if (before) {
+    wrangler(resolve(before), "before");
+    flagsOf.set(join(dir, "before", "index.js"), compatibilityFlags(resolve(before)));
+  }
   const { build } = await import("esbuild");
   await build({
     entryPoints: [join(ROOT, "bench/load/pass-through.ts")],
@@ -91,6 +95,20 @@ export async function buildWorkers(
     ...(before ? { before: join(dir, "before", "index.js") } : {}),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/** The compatibility flags of each Worker {@link buildWorkers} built, from its tree's wrangler.toml. */
+const flagsOf = new Map<string, string[]>();
+
+/** `compatibility_flags` of the wrangler.toml in `root` (a one-line array). */
+function compatibilityFlags(root: string): string[] {
+  const line = /^compatibility_flags\s*=\s*(\[.*\])/m.exec(readFileSync(join(root, "wrangler.toml"), "utf8"));
+  return line ? (JSON.parse(line[1]!) as string[]) : [];
+}
+
+/** The compatibility flags to serve the built Worker `script` with: its tree's, as a deploy would. */
+export function workerFlags(script: string): string[] {
+  return flagsOf.get(script) ?? compatibilityFlags(ROOT);
 }
 
 /** LOAD_WORKER_VARS="WRITE_WINDOW_MS=0,..." : the Worker's settings changed for one run. */
@@ -147,7 +165,7 @@ export async function serve(
     kind === "worker"
       ? {
           ...common,
-          compatibilityFlags: ["enable_request_signal"],
+          compatibilityFlags: workerFlags(script),
           bindings: {
             ...wranglerVars(),
             CLIENT_TOKEN: TOKEN,

@@ -23,6 +23,7 @@ import {
   type Workload,
   workerdProcesses,
   workloads,
+  workerFlags,
 } from "./harness.ts";
 
 const [name = "chat-stream", count = "3000", blockCount = "6"] = process.argv.slice(2);
@@ -69,7 +70,7 @@ async function inspected(kind: "worker" | "pass", script: string, origin: string
           bindings,
           ...(kind === "worker"
             ? {
-                compatibilityFlags: ["enable_request_signal"],
+                compatibilityFlags: workerFlags(script),
                 durableObjects: { RESPONSES: { className: "ResponseBuffer", useSQLite: true } },
               }
             : {}),

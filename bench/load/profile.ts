@@ -12,7 +12,7 @@
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
-import { buildWorkers, load, startProviders, TOKEN, workloads } from "./harness.ts";
+import { buildWorkers, load, startProviders, TOKEN, workerFlags, workloads } from "./harness.ts";
 
 const [name = "chat-stream", count = "300"] = process.argv.slice(2);
 const N = Number(count);
@@ -71,7 +71,7 @@ const mf = new Miniflare(
         modulesRoot: built.worker.replace(/\/[^/]+$/, ""),
         scriptPath: built.worker,
         compatibilityDate: "2026-11-01",
-        compatibilityFlags: ["enable_request_signal"],
+        compatibilityFlags: workerFlags(built.worker),
         bindings: {
           CLIENT_TOKEN: TOKEN,
           OPENAI_API_KEY: "k",

@@ -112,7 +112,35 @@ export async function mintedResponseObject<T extends Rpc.DurableObjectBranded | 
   const expected = new TextEncoder().encode(await mac(match[1]!, key));
   const given = new TextEncoder().encode(match[4]!);
   if (!crypto.subtle.timingSafeEqual(expected, given)) return undefined;
-  return namespace.get(namespace.idFromName(match[2]!));
+  return namedObject(namespace, match[2]!);
+}
+
+/**
+ * The ids of the pool objects named so far, per namespace: an id is a value of no request (no I/O
+ * of its own), so it is made once per isolate and name, and only its stub per request (a stub is
+ * bound to the request that made it). The names are those of verified ids: at most
+ * `RESPONSE_OBJECTS` per location.
+ */
+const objectIds = new WeakMap<object, Map<string, DurableObjectId>>();
+
+/**
+ * A stub of the pool object `name` in `namespace`, its id made once ({@link objectIds}): `idFromName`
+ * hashes the name (bench/load/stored-callgrind.ts: 0.4 % of a stored response's instructions).
+ *
+ * @example
+ * ```ts
+ * const stub = namedObject(env.RESPONSES, "sjc-3");
+ * ```
+ */
+export function namedObject<T extends Rpc.DurableObjectBranded | undefined>(
+  namespace: DurableObjectNamespace<T>,
+  name: string,
+): DurableObjectStub<T> {
+  let ids = objectIds.get(namespace);
+  if (ids === undefined) objectIds.set(namespace, (ids = new Map()));
+  let id = ids.get(name);
+  if (id === undefined) ids.set(name, (id = namespace.idFromName(name)));
+  return namespace.get(id);
 }
 
 /**

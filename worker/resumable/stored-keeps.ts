@@ -102,7 +102,7 @@ export class StoredKeeps {
           earliest = Math.min(earliest ?? expires, expires);
         }
       } catch (error) {
-        // Its transaction rolled back alone: the others are written.
+        // Its rows are unread without their header, and dropped at their expiry: the others are written.
         keep.reject(error);
       }
     }

@@ -1,7 +1,7 @@
 import type { Settings } from "../env.ts";
 import { invalidField } from "../response/json-error.ts";
 import type { ResponseBuffer } from "./response-buffer.ts";
-import { mintedResponseObject, newResponseId, objectNameOf, randomDraw } from "./response-id.ts";
+import { mintedResponseObject, namedObject, newResponseId, objectNameOf, randomDraw } from "./response-id.ts";
 import type { ResponsePool } from "./response-pool.ts";
 import type { StoredResponseOp } from "./stored-responses.ts";
 
@@ -156,7 +156,7 @@ export class StoredResponses {
   async #stub(id: string): Promise<DurableObjectStub<ResponseBuffer> | undefined> {
     const namespace = this.#pool.namespace as unknown as DurableObjectNamespace<ResponseBuffer>;
     const name = id === this.#minted ? objectNameOf(id) : undefined;
-    if (name !== undefined) return namespace.get(namespace.idFromName(name));
+    if (name !== undefined) return namedObject(namespace, name);
     return mintedResponseObject(namespace, id, this.#pool.objects, this.#pool.key);
   }
 }

@@ -142,10 +142,15 @@ export async function storedResponseOp(
 export type KeepOp = Extract<StoredResponseOp, { type: "keep" }>;
 
 /**
- * Writes what `op` keeps (its rows and its expiry entry, in one transaction) at time `now`, with no
+ * Writes what `op` keeps (its expiry entry, then its rows, the header last) at time `now`, with no
  * await: writes of several keeps made one after the other commit together. Returns its expiry, or
  * `undefined` (nothing written) for an id that is not a response id. The caller then moves the
  * alarm ({@link keepAlarmBy}).
+ *
+ * No `transactionSync` of its own (its savepoint was a quarter of a keep's row writes,
+ * bench/load/stored-callgrind.ts): the rows commit with the object's turn, and a write that throws
+ * part way leaves only rows that nothing reads (no header yet) and that the expiry entry, written
+ * first, drops.
  *
  * @example
  * ```ts
@@ -160,22 +165,20 @@ export function writeKept(storage: DurableObjectStorage, op: KeepOp, now: number
   const expires = now + op.ttlMs;
   const text = split(op.text);
   const earlier = op.earlier === undefined ? [] : split(op.earlier);
-  storage.transactionSync(() => {
-    const head: StoredHeader = { owner: op.owner, pieces: 0, earlierPieces: 0, expires };
-    // In the header's row only when both together fit one piece: a row holds what one piece may.
-    if (text.length === 1 && earlier.length <= 1 && text[0]!.length + (earlier[0]?.length ?? 0) <= PIECE_LENGTH) {
-      head.text = text[0]!;
-      if (op.earlier !== undefined) head.earlier = earlier[0]!;
-    } else {
-      text.forEach((part, n) => store.put(piece(n), part));
-      earlier.forEach((part, n) => store.put(earlierPiece(n), part));
-      head.pieces = text.length;
-      head.earlierPieces = earlier.length;
-    }
-    store.put(HEADER, head);
-    // The id was just minted (`StoredResponses.newId`) and is kept once: no entry to replace.
-    new Expiries(kv).add(op.id, expires);
-  });
+  // The id was just minted (`StoredResponses.newId`) and is kept once: no entry to replace.
+  new Expiries(kv).add(op.id, expires);
+  const head: StoredHeader = { owner: op.owner, pieces: 0, earlierPieces: 0, expires };
+  // In the header's row only when both together fit one piece: a row holds what one piece may.
+  if (text.length === 1 && earlier.length <= 1 && text[0]!.length + (earlier[0]?.length ?? 0) <= PIECE_LENGTH) {
+    head.text = text[0]!;
+    if (op.earlier !== undefined) head.earlier = earlier[0]!;
+  } else {
+    text.forEach((part, n) => store.put(piece(n), part));
+    earlier.forEach((part, n) => store.put(earlierPiece(n), part));
+    head.pieces = text.length;
+    head.earlierPieces = earlier.length;
+  }
+  store.put(HEADER, head);
   return expires;
 }
 
