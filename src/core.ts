@@ -151,6 +151,7 @@ export type {
   TextDelta,
   ToolCallChunkDelta,
   ToolCallEndDelta,
+  ToolCallWholeDelta,
   Usage,
   UsageDelta,
 } from "./shared/deltas.ts";

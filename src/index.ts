@@ -1,7 +1,6 @@
 /**
- * tool-call-stream: accumulate streamed LLM tool calls with WHATWG TransformStreams (bytes -> SSEDecoderStream ->
- * OpenAIChatDeltaStream -> ToolCallAccumulatorStream -> events). The root entry holds every stage and provider; the
- * subpaths (`/core`, `/tools`, `/encode`, one per provider) a part each.
+ * tool-call-stream: streamed LLM tool calls accumulated by WHATWG TransformStreams (bytes -> framing -> provider ->
+ * accumulator -> events). The root entry holds everything; each subpath (`/core`, `/encode`, a provider's) a part.
  * @example
  * ```ts
  * import { streamToolCalls } from "tool-call-stream";
@@ -258,7 +257,8 @@ export {
 export { ToolCallStreamError, type ErrorCode, type ProviderErrorKind, type StreamErrorInfo } from "./shared/errors.ts";
 export type { JsonValue } from "./shared/json.ts";
 export type { StandardJSONSchemaV1, StandardSchemaV1 } from "./shared/standard-schema.ts";
-export type { ApprovalRequest, ApprovalRequestDelta, ExecutionContainer, RefusalDetails } from "./shared/deltas.ts";
+export type { ApprovalRequest, ApprovalRequestDelta } from "./shared/approval-request.ts";
+export type { ExecutionContainer, RefusalDetails, ToolCallWholeDelta } from "./shared/deltas.ts";
 export type { ModerationDelta, ModerationResults } from "./shared/finish-details.ts";
 export type {
   DoneDelta,

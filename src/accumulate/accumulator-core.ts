@@ -90,17 +90,16 @@ export class ToolCallAccumulatorCore {
       case "reasoning-part":
         // Counted apart from the calls, against their limit (as approval requests and citations are); noted in its place.
         if ((s.reasoningParts ??= []).length >= (this.#options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS))
-          return this.#fail({
-            code: "too-many-tool-calls",
-            message: "The response has more reasoning parts than the limit allows.",
-          });
+          return this.#fail("too-many-tool-calls", "The response has more reasoning parts than the limit allows.");
         s.reasoningParts.push(delta.part);
         this.#options.turnBlocks?.note(s, "reasoning-parts", 1);
         return this.#enqueue(delta); // the event is the delta: `{ type, part }`
       case "tool-call-chunk":
         return this.#onChunk(delta);
       case "tool-call-end":
-        return this.#onEnd(delta);
+        return this.#onEnd(this.#registry.find(delta.choice ?? 0, delta.index), delta);
+      case "tool-call-whole":
+        return this.#registry.mark(delta);
       case "approval-request":
         return this.#options.turnBlocks?.approve?.(s, delta.request, this.#enqueue);
       case "finish": {
@@ -134,30 +133,31 @@ export class ToolCallAccumulatorCore {
     if (!this.#s.closed) this.#stop(false);
   }
 
-  /** Stops before the finish: open calls are reported as discarded and never parsed. */
-  abort(reason: AbortReason, error?: StreamErrorInfo): void {
+  /**
+   * Stops before the finish: the open calls known whole (`tool-call-whole`, or a closed value whose
+   * index a call of another id took) complete as if ended (past a limit, not a wrapper: it would open
+   * calls), then `error` as an event with `report`; the others are discarded, never parsed.
+   */
+  abort(reason: AbortReason, error?: StreamErrorInfo, report?: boolean): void {
+    for (const call of this.#registry.open)
+      if (call.whole && !this.#s.closed && (reason !== "limit-exceeded" || !this.#options.unwrapper?.(call)))
+        this.#onEnd(call, {});
     if (this.#s.closed) return;
+    if (report) this.#enqueue({ type: "error", error: error! });
     this.#s.closed = true;
     this.#enqueue({ type: "abort", reason, discarded: this.#registry.drain().map(summary), ...(error && { error }) });
   }
 
   #onChunk(delta: ToolCallChunkDelta): void {
     const call = this.#registry.resolve(delta);
-    if (!call)
-      return this.#fail({
-        code: "too-many-tool-calls",
-        message: "The response has more tool calls than the limit allows.",
-      });
+    if (!call) return this.#fail("too-many-tool-calls", "The response has more tool calls than the limit allows.");
     // A whole call resent as one final summary fragment is dropped: only when the text so far is one closed JSON
     // value and the fragment repeats it exactly (a genuine fragment cannot: nothing but white space may follow it).
     const fragment = call.args.isClosedValue && delta.argumentsDelta === call.args.text ? "" : delta.argumentsDelta;
     if (fragment) {
       const max = this.#options.maxArgumentsLength ?? DEFAULT_MAX_ARGUMENTS_LENGTH;
       if (call.args.length + fragment.length > max) {
-        return this.#fail({
-          code: "arguments-too-large",
-          message: `Tool call arguments exceeded the limit of ${max} characters.`,
-        });
+        return this.#fail("arguments-too-large", `Tool call arguments exceeded the limit of ${max} characters.`);
       }
       call.args.append(fragment);
     }
@@ -169,8 +169,8 @@ export class ToolCallAccumulatorCore {
     }
   }
 
-  #onEnd(delta: ToolCallEndDelta): void {
-    const call = this.#registry.find(delta.choice ?? 0, delta.index);
+  /** The provider's end of a call (or, with `{}`, a call known whole completed at a stop). */
+  #onEnd(call: OpenToolCall | undefined, delta: Partial<ToolCallEndDelta>): void {
     if (!call) return;
     if (delta.withdrawn) {
       // Closed unparsed: never completed, whether the plug-in reports it or not.
@@ -289,9 +289,8 @@ export class ToolCallAccumulatorCore {
     this.#enqueue(event);
   }
 
-  #fail(error: StreamErrorInfo): void {
-    this.#enqueue({ type: "error", error });
-    this.abort("limit-exceeded", error);
+  #fail(code: StreamErrorInfo["code"], message: string): void {
+    this.abort("limit-exceeded", { code, message }, true);
     this.#onTerminate();
   }
 }

@@ -1,5 +1,5 @@
 import { ArgumentsBuffer, type ArgumentsBufferOptions } from "./arguments-buffer.ts";
-import type { ToolCallChunkDelta } from "../shared/deltas.ts";
+import type { ToolCallChunkDelta, ToolCallWholeDelta } from "../shared/deltas.ts";
 import type { DiscardedToolCall } from "../shared/events.ts";
 import { withChoice } from "../shared/values.ts";
 
@@ -19,6 +19,8 @@ export interface OpenToolCall {
   inputFormat?: "text";
   /** Another call took its index before its arguments closed (a block started twice, a retry spliced in): never closed by repair. */
   cut?: true;
+  /** Known to be whole though not ended (`tool-call-whole`, or another call took its index once its arguments closed): completed, not discarded, at a stop before the finish. */
+  whole?: boolean;
 }
 
 /**
@@ -71,7 +73,9 @@ export class ToolCallRegistry {
     const choice = fragment.choice ?? 0;
     let call = this.#locate(fragment, choice);
     if (call && this.#startsAnother(call, fragment)) {
-      if (call.args.length && !call.args.isClosedValue) call.cut = true;
+      // A call of another id at its index (Ollama sends each call whole at index 0) ends it: whole if its value closed.
+      if (call.args.isClosedValue) call.whole = true;
+      else if (call.args.length) call.cut = true;
       call = undefined;
     }
     call ??= this.#openCall(choice, fragment.index);
@@ -88,6 +92,12 @@ export class ToolCallRegistry {
   /** The open call at a provider index, if any. */
   find(choice: number, providerIndex: number): OpenToolCall | undefined {
     return this.#byKey.get(choice)?.get(providerIndex);
+  }
+
+  /** Marks the open call a `tool-call-whole` names as whole, or no longer. */
+  mark(delta: ToolCallWholeDelta): void {
+    const call = this.find(delta.choice ?? 0, delta.index);
+    if (call) call.whole = delta.whole;
   }
 
   /** Open calls of one choice (or of all), in index order. */

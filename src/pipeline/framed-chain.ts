@@ -170,9 +170,8 @@ export class FramedChain {
     return !this.#stopped;
   }
 
-  /** The chain ends at a fault: an `error` event, then the `abort` (its reason after the error's code). */
+  /** The chain ends at a fault: the calls known whole, an `error` event, then the `abort` (its reason after the error's code). */
   #abort(error: StreamErrorInfo): void {
-    this.#accumulator.push({ type: "error", error });
     const reason =
       error.code === "http-error"
         ? "provider-error"
@@ -180,7 +179,8 @@ export class FramedChain {
           error.code.includes("too-")
           ? "limit-exceeded"
           : "stream-failed";
-    this.#accumulator.abort(reason, error);
+    // The calls known whole go out before the `error`: they came before the fault.
+    this.#accumulator.abort(reason, error, true);
     this.#stopped = true;
   }
 

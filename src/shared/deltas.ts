@@ -8,7 +8,10 @@ import type { StreamErrorInfo } from "./errors.ts";
 import type { ExecutionContainer, ModerationDelta, RefusalDetails } from "./finish-details.ts";
 // What a finish tells besides its reason, beside the deltas as the entry points export them.
 export type { ExecutionContainer, RefusalDetails } from "./finish-details.ts";
+import type { ApprovalRequestDelta } from "./approval-request.ts";
 import type { JsonValue } from "./json.ts";
+// A call the provider runs once approved (OpenAI Responses), in its own module.
+export type { ApprovalRequest, ApprovalRequestDelta } from "./approval-request.ts";
 
 /** Token usage normalized across providers. The provider's object is kept on `raw`. */
 export interface Usage {
@@ -65,6 +68,7 @@ export type ProviderDelta =
   | ReasoningPartDelta
   | ToolCallChunkDelta
   | ToolCallEndDelta
+  | ToolCallWholeDelta
   | ApprovalRequestDelta
   | FinishDelta
   | UsageDelta
@@ -217,40 +221,19 @@ export interface ToolCallEndDelta {
 }
 
 /**
- * A call the provider would run itself once the application approves it (OpenAI Responses
- * `mcp_approval_request`): never one the application runs. The next turn sends the request back
- * (`assistantMessage`) with an answer (`approvalResponses`), approving or denying it.
+ * A call sent whole that the provider ends only at its finish (OpenAI Chat: a later index began):
+ * nothing completes it early, but a stop before the finish (a cut, a limit, a cancel) completes it
+ * rather than discarding it. `whole: false` takes that back (the server went back to the call).
  */
-export interface ApprovalRequest {
-  /** The request's id (`mcpr_...`), which the answer names. */
-  id: string;
-  /** The tool the provider would call. */
-  name: string;
-  /** The parsed arguments (empty text is `{}`); `null` when the text is not JSON. */
-  arguments: JsonValue;
-  /** The arguments text exactly as received. */
-  rawArguments: string;
-  /** The label of the MCP server the tool is on, when the provider names one. */
-  serverLabel?: string;
-  /** The provider's item (`responsesItem`), which the next turn sends back. */
-  providerMetadata?: Record<string, unknown>;
-}
-
-/**
- * The provider asks the application to approve a call it would run itself (OpenAI Responses
- * `mcp_approval_request`: a remote MCP server's tool whose `require_approval` says so). It is no
- * call to run: the provider runs it once the next turn approves it.
- *
- * @example
- * ```ts
- * accumulator.push({ type: "approval-request", request: { id: "mcpr_1", name: "shorten", arguments: { url: "https://example.com" }, rawArguments: '{"url":"https://example.com"}' } });
- * ```
- */
-export interface ApprovalRequestDelta {
-  /** The kind of delta: always `approval-request`. */
-  type: "approval-request";
-  /** The request, its arguments parsed by the provider stage. */
-  request: ApprovalRequest;
+export interface ToolCallWholeDelta {
+  /** The kind of delta: always `tool-call-whole`. */
+  type: "tool-call-whole";
+  /** The choice it belongs to when the provider streams several (`n > 1`); absent for the first choice. */
+  choice?: number;
+  /** The provider's index of the call, as in {@link ToolCallChunkDelta.index}. */
+  index: number;
+  /** Whether the call is whole (`false`: no longer known to be). */
+  whole: boolean;
 }
 
 /** The provider's finish reason for one choice; completes that choice's open calls. */

@@ -191,7 +191,7 @@ group("Early validation through the accumulator and streamToolCalls", (test) => 
     );
   });
 
-  test("streamToolCalls with abortOnViolation: everything before is delivered, then abort schema-violation, and the body is cancelled", async () => {
+  test("streamToolCalls with abortOnViolation: everything before is delivered (the call a later index followed too), then abort schema-violation, and the body is cancelled", async () => {
     for (const partialArguments of [false, true]) {
       const chunks = [
         ...weatherSSE(['{"city": "Os', 'lo", "unit": "ce', "lv", 'in"}', ...Array(20).fill(" ")]).matchAll(
@@ -218,10 +218,14 @@ group("Early validation through the accumulator and streamToolCalls", (test) => 
         "tool-call-delta",
         "tool-call-delta",
         "tool-call-violation",
+        "tool-call",
         "abort",
       ]);
       const abort = events.at(-1);
       assert(abort?.type === "abort" && abort.reason === "schema-violation", "abort: schema-violation");
+      // call_s was sent whole (call_w, at a later index, began): delivered as at a cut, not discarded.
+      const search = events.at(-2);
+      assert(search?.type === "tool-call" && search.id === "call_s", "call_s delivered");
       assertEquals(abort.error, {
         code: "schema-mismatch",
         message: 'Expected one of "celsius", "fahrenheit".',
@@ -229,10 +233,7 @@ group("Early validation through the accumulator and streamToolCalls", (test) => 
       });
       assertEquals(
         abort.discarded.map((call) => [call.id, call.rawArguments]),
-        [
-          ["call_s", '{"query": "Oslo"}'],
-          ["call_w", '{"city": "Oslo", "unit": "celv'],
-        ],
+        [["call_w", '{"city": "Oslo", "unit": "celv']],
       );
       await eventually(() => source.cancelled !== undefined, "the body saw the cancel");
       assert(source.pulled < chunks.length, `reading stopped at the violation (${source.pulled} of ${chunks.length})`);

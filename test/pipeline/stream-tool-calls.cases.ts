@@ -24,7 +24,7 @@ function partialCallChunks(): Uint8Array[] {
 const types = (events: ToolCallEvent[]): string[] => events.map((e) => e.type);
 
 group("streamToolCalls cancellation, faults and limits", (test) => {
-  test("the signal ends the stream with abort, lists the open call as discarded and cancels the source", async () => {
+  test("the signal ends the stream with abort: the call a later index followed is delivered, the open one discarded, the source cancelled", async () => {
     const source = recordingSource([...partialCallChunks(), ...partialCallChunks()]);
     const controller = new AbortController();
     const reader = streamToolCalls(source.stream, { signal: controller.signal }).getReader();
@@ -38,15 +38,15 @@ group("streamToolCalls cancellation, faults and limits", (test) => {
     assertEventInvariants(seen, false);
     const final = seen.at(-1);
     assert(final?.type === "abort" && final.reason === "cancelled", "abort: cancelled");
-    // Chat Completions calls complete only at the finish: both were still open.
+    // Chat Completions calls complete at the finish, but index 1 began: call 0 was sent whole, as at a cut.
     assertEquals(
       final.discarded.map((c) => [c.id, c.rawArguments]),
-      [
-        ["done_1", '{"a":1}'],
-        ["open_2", '{"b":'],
-      ],
+      [["open_2", '{"b":']],
     );
-    assert(!seen.some((e) => e.type === "tool-call"), "nothing open was parsed");
+    assertEquals(
+      seen.flatMap((e) => (e.type === "tool-call" ? [[e.id, e.arguments]] : [])),
+      [["done_1", { a: 1 }]],
+    );
     await eventually(() => source.cancelled !== undefined, "the source saw the cancel");
     assert(source.pulled < 8, "reading stopped");
   });
@@ -178,7 +178,7 @@ group("streamToolCalls cancellation, faults and limits", (test) => {
     assertEquals(types(over).at(-1), "abort");
   });
 
-  test("maxToolCalls: the call past the limit stops the stream with a clear error", async () => {
+  test("maxToolCalls: the call past the limit stops the stream with a clear error, after the calls before it", async () => {
     const sse = openAISSE(
       [0, 1, 2].map((i) =>
         chatChunk({ tool_calls: [{ index: i, id: `c${i}`, function: { name: "f", arguments: "{}" } }] }),
@@ -187,10 +187,13 @@ group("streamToolCalls cancellation, faults and limits", (test) => {
     const events = await collect(streamToolCalls(fromChunks([bytes(sse)]), { maxToolCalls: 2 }));
     const final = events.at(-1);
     assert(final?.type === "abort" && final.error?.code === "too-many-tool-calls", "too-many-tool-calls");
+    // Index 2 began: calls 0 and 1 were sent whole, so they are delivered before the error, not discarded.
+    assertEquals(types(events).slice(-4), ["tool-call", "tool-call", "error", "abort"]);
     assertEquals(
-      final.discarded.map((c) => c.id),
+      events.flatMap((e) => (e.type === "tool-call" ? [e.id] : [])),
       ["c0", "c1"],
     );
+    assertEquals(final.discarded, []);
   });
 
   test("maxToolCalls bounds the reasoning parts too, counted apart from the calls: the part past it stops the stream", async () => {
@@ -220,9 +223,10 @@ group("streamToolCalls cancellation, faults and limits", (test) => {
     assert(error?.type === "error" && error.error.message.includes("reasoning parts"), JSON.stringify(error));
     assert(final?.type === "abort" && final.reason === "limit-exceeded", JSON.stringify(final));
     assertEquals(final.error?.code, "too-many-tool-calls");
+    // Call 1 began after call 0, which is delivered; call 1 was still open.
     assertEquals(
-      final.discarded.map((c) => c.id),
-      ["c0", "c1"],
+      [events.flatMap((e) => (e.type === "tool-call" ? [e.id] : [])), final.discarded.map((c) => c.id)],
+      [["c0"], ["c1"]],
     );
   });
 

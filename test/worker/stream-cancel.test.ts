@@ -94,7 +94,7 @@ describe("POST /v1/stream after the stream started", () => {
     expect(events[1]).toMatchObject({ type: "error", error: { code: "stream-failed" } });
   });
 
-  it("MAX_TOOL_CALLS ends the stream with error and abort and cancels the upstream", async () => {
+  it("MAX_TOOL_CALLS ends the stream with error and abort, after the call sent whole, and cancels the upstream", async () => {
     const calls = [0, 1, 2].map((index) =>
       chunk({ tool_calls: [{ index, id: `call_${index}`, function: { name: "f", arguments: "{}" } }] }),
     );
@@ -102,9 +102,17 @@ describe("POST /v1/stream after the stream started", () => {
     const upstream = new FakeUpstream({ kind: "sse", chunks });
     const response = await worker(upstream).call(streamRequest(validBody(), auth), liveEnv({ MAX_TOOL_CALLS: "1" }));
     const { events } = await readSSE(response);
-    expect(events.map((e) => e.type)).toEqual(["tool-call-start", "tool-call-delta", "error", "abort"]);
-    expect(events[2]).toMatchObject({ type: "error", error: { code: "too-many-tool-calls" } });
-    expect(events[3]).toMatchObject({ type: "abort", reason: "limit-exceeded" });
+    // call_0 was sent whole (index 1 began): completed before the error (of a tool the request did not declare), not discarded.
+    expect(events.map((e) => e.type)).toEqual([
+      "tool-call-start",
+      "tool-call-delta",
+      "invalid-tool-call",
+      "error",
+      "abort",
+    ]);
+    expect(events[2]).toMatchObject({ type: "invalid-tool-call", id: "call_0", rawArguments: "{}" });
+    expect(events[3]).toMatchObject({ type: "error", error: { code: "too-many-tool-calls" } });
+    expect(events[4]).toMatchObject({ type: "abort", reason: "limit-exceeded", discarded: [] });
     expect(await eventually(() => upstream.cancelled !== undefined)).toBe(true);
     expect(upstream.pulled).toBeLessThan(chunks.length);
   });

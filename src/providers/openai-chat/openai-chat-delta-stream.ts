@@ -76,7 +76,7 @@ export class OpenAIChatDecoder implements ProviderDecoder {
   readonly #fast = new FastChunkReader();
   readonly #options: OpenAIChatDecoderOptions;
 
-  /** Creates a decoder that reports through `emit`: a finish after calls held, a cut's calls ended ({@link chatEmit}). */
+  /** Creates a decoder that reports through `emit`: a finish after calls held, the calls a later index followed marked whole ({@link chatEmit}). */
   constructor(emit: Emit, options: OpenAIChatDecoderOptions = {}) {
     [this.#emit, this.#end] = chatEmit(emit);
     this.#reasoning = new ChatReasoningFields(this.#emit);

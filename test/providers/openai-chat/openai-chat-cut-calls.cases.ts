@@ -1,13 +1,14 @@
 // OpenAI Chat streams parallel calls one index after another: once index n+1 has begun, call n's
-// arguments were all sent. A stream cut before its finish (the body ends, the read fails, a
-// provider error with or without `[DONE]`) delivers such a call, parsed as any complete call; only
-// the call still streaming is discarded. A server that goes back to an earlier index (interleaved
-// fragments) proves nothing by a later index: its open calls are all discarded, as before.
+// arguments were all sent. A stream stopped before its finish (the body ends, the read fails, a
+// provider error with or without `[DONE]`, a limit, a schema stop, the signal) delivers such a
+// call, parsed as any complete call; only the call still streaming is discarded. A server that goes
+// back to an earlier index (interleaved fragments) proves nothing by a later index: its open calls
+// are all discarded, as before.
 import fc from "fast-check";
-import { streamToolCalls, type ToolCallEvent } from "../../../src/index.ts";
+import { streamToolCalls, ToolCallAccumulator, type ToolCallEvent } from "../../../src/index.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
-import { recordingSource } from "../../support/sources.ts";
-import { bytes, chatChunk, collect, fromChunks, openAISSE } from "../../support/streams.ts";
+import { eventually, recordingSource } from "../../support/sources.ts";
+import { bytes, chatChunk, collect, fromChunks, openAISSE, runOpenAIChain } from "../../support/streams.ts";
 
 const fragment = (index: number, args: string, id?: string, name?: string): unknown =>
   chatChunk({
@@ -23,6 +24,9 @@ const error = { error: { message: "boom", type: "InternalServerError", code: 500
 
 const run = (sse: string): Promise<ToolCallEvent[]> =>
   collect(streamToolCalls(fromChunks([bytes(sse)]), { provider: "openai" }));
+type Limits = { maxArgumentsLength?: number; maxEventLength?: number };
+const run2 = (sse: string, limits: Limits): Promise<ToolCallEvent[]> =>
+  collect(streamToolCalls(fromChunks([bytes(sse)]), { provider: "openai", ...limits }));
 /** The calls completed (`name args`), the invalid ones (`name code`), the discarded ones' names, and the end. */
 function outcome(events: ToolCallEvent[]): [string[], string[], string[], string] {
   const last = events.at(-1);
@@ -172,5 +176,119 @@ group("OpenAI Chat: a call a later index followed is complete at a cut", (test) 
       ),
       { seed: 61, numRuns: 60 },
     );
+  });
+});
+
+group("OpenAI Chat: a limit, a schema stop or the signal delivers what a cut would", (test) => {
+  // Call 0 whole, call 1 begun: a stop before the finish for any reason delivers call 0, as a cut does.
+  const long = [...twoCalls(), fragment(1, `ris", "note": "${"x".repeat(200)}"}`), chatChunk({}, "tool_calls")];
+
+  test("maxArgumentsLength or maxEventLength exceeded by call 1: call 0 is delivered before the error, call 1 discarded", async () => {
+    const limits: Limits[] = [{ maxArgumentsLength: 30 }, { maxEventLength: 300 }];
+    for (const limit of limits) {
+      const events = await run2(openAISSE(long), limit);
+      assertEquals(outcome(events), [['lookup {"q":"tides"}'], [], ["get_weather"], "abort:limit-exceeded"]);
+      assertEquals(
+        events.slice(-3).map((e) => e.type),
+        ["tool-call", "error", "abort"],
+      );
+    }
+  });
+
+  test("the same through a bare pipeThrough chain (ToolCallAccumulatorStream)", async () => {
+    const events = await runOpenAIChain([bytes(openAISSE(long))], { maxArgumentsLength: 30 });
+    assertEquals(outcome(events), [['lookup {"q":"tides"}'], [], ["get_weather"], "abort:limit-exceeded"]);
+  });
+
+  test("an interleaving server gets nothing delivered at a limit either", async () => {
+    const body = [
+      fragment(0, '{"q":', "call_a", "lookup"),
+      fragment(1, '{"city":"Pa', "call_b", "get_weather"),
+      fragment(0, '"tides"}'),
+      fragment(1, `ris", "note": "${"x".repeat(200)}"}`),
+    ];
+    const events = await run2(openAISSE(body), { maxArgumentsLength: 30 });
+    assertEquals(outcome(events), [[], [], ["lookup", "get_weather"], "abort:limit-exceeded"]);
+  });
+
+  test("the signal: call 0 is delivered, call 1 discarded, and the body cancelled", async () => {
+    const source = recordingSource([...twoCalls(), ...twoCalls()].map((chunk) => bytes(openAISSE([chunk], false))));
+    const controller = new AbortController();
+    const events: ToolCallEvent[] = [];
+    for await (const event of streamToolCalls(source.stream, {
+      provider: "openai",
+      signal: controller.signal,
+    }) as unknown as AsyncIterable<ToolCallEvent>) {
+      events.push(event);
+      if (event.type === "tool-call-start" && event.index === 1) controller.abort(new Error("user left"));
+    }
+    assertEquals(outcome(events), [['lookup {"q":"tides"}'], [], ["get_weather"], "abort:cancelled"]);
+    await eventually(() => source.cancelled !== undefined, "the body saw the cancel");
+  });
+
+  test("the consumer cancels the events: nothing more is read or made, and the body is cancelled", async () => {
+    const source = recordingSource([...twoCalls(), ...twoCalls()].map((chunk) => bytes(openAISSE([chunk], false))));
+    const reader = streamToolCalls(source.stream, { provider: "openai" }).getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read())
+      if (read.value.type === "tool-call-start" && read.value.index === 1) break;
+    const pulled = source.pulled;
+    await reader.cancel("client went away");
+    await eventually(() => source.cancelled !== undefined, "the body saw the cancel");
+    assertEquals(source.cancelled?.reason, "client went away");
+    assertEquals([source.pulled, (await reader.read()).done], [pulled, true]);
+  });
+
+  test("the accumulator alone: a call marked whole is completed at abort, its mark taken back is discarded", () => {
+    const events: ToolCallEvent[] = [];
+    const accumulator = new ToolCallAccumulator((event) => events.push(event));
+    accumulator.push({ type: "tool-call-chunk", index: 0, id: "a", name: "f", argumentsDelta: "{}" });
+    accumulator.push({ type: "tool-call-whole", index: 0, whole: true });
+    accumulator.push({ type: "tool-call-chunk", index: 1, id: "b", name: "g", argumentsDelta: "{}" });
+    accumulator.push({ type: "tool-call-whole", index: 1, whole: true });
+    accumulator.push({ type: "tool-call-whole", index: 1, whole: false });
+    accumulator.push({ type: "tool-call-chunk", index: 2, id: "c", name: "h", argumentsDelta: "{" });
+    accumulator.abort("cancelled");
+    assertEquals(outcome(events), [["f {}"], [], ["g", "h"], "abort:cancelled"]);
+  });
+});
+
+group("OpenAI-compatible: a call whose id changes at the same index is complete at a cut", (test) => {
+  // Ollama's /v1/chat/completions sends each parallel call whole in its own chunk, every one at index 0
+  // (so do some vLLM and llama.cpp builds): a new id at the index starts a new call, and the one before it ended.
+  const whole = (id: string, name: string, args: string): unknown => fragment(0, args, id, name);
+  const calls = [whole("call_1", "lookup", '{"q":"tides"}'), whole("call_2", "get_weather", '{"city":"Paris"}')];
+
+  test("the body ends with no finish: every call before the last is delivered, the last discarded", async () => {
+    const body = [...calls, whole("call_3", "now", "{}")];
+    assertEquals(outcome(await run(openAISSE(body, false))), [
+      ['lookup {"q":"tides"}', 'get_weather {"city":"Paris"}'],
+      [],
+      ["now"],
+      "abort:input-ended",
+    ]);
+  });
+
+  test("a provider error, then [DONE]: the call before the new id is delivered", async () => {
+    assertEquals(outcome(await run(openAISSE([...calls, error]))), [
+      ['lookup {"q":"tides"}'],
+      [],
+      ["get_weather"],
+      "abort:provider-error",
+    ]);
+  });
+
+  test("a call whose arguments were not a closed value when the new id came is never delivered at a cut", async () => {
+    const body = [whole("call_1", "lookup", '{"q":"ti'), whole("call_2", "get_weather", '{"city":"Paris"}')];
+    assertEquals(outcome(await run(openAISSE(body, false))), [[], [], ["lookup", "get_weather"], "abort:input-ended"]);
+  });
+
+  test("with a finish, every call completes at the finish, as before", async () => {
+    const events = await run(openAISSE([...calls, chatChunk({}, "tool_calls")]));
+    assertEquals(outcome(events), [
+      ['lookup {"q":"tides"}', 'get_weather {"city":"Paris"}'],
+      [],
+      [],
+      "finish:tool-calls",
+    ]);
   });
 });
