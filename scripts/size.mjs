@@ -253,7 +253,13 @@ export const BUDGET = {
   // its base's URI without parsing a URL, and anchors are kept by URI then name (each look-up
   // built and hashed a `uri#name` key): each such ref cost its base URI's length, so 2,500 refs
   // under a 2 KB `$id` (56 KB) were refused as past the compilation's steps: 17,234 -> 17,278 B.
-  schemaPlugin: 14.3 * KiB + 128 + 656 + 360 + 640 + 48 + 48 + 56 + 24 + 617 + 24 + 48,
+  // + 235 (schema-drafts, 2026-12-05): each keyword read as the draft the root's `$schema` declares
+  // has it (2019-09 and 2020-12 were one dialect, and every draft read every other's keywords:
+  // `prefixItems` under draft 7, `dependencies` under 2020-12, `$recursiveRef` under 2020-12...),
+  // draft 4's identifier `id` (read as `$id`), a `$dynamicRef`'s fragment percent-decoded: one
+  // table of the drafts each keyword is in and a view of a schema's keywords its draft reads, which
+  // also replaced the draft 4 to 7 `$ref` special cases of the resource search: 17,278 -> 17,513 B.
+  schemaPlugin: 14.3 * KiB + 128 + 656 + 360 + 640 + 48 + 48 + 56 + 24 + 617 + 24 + 48 + 235,
   // `for await` over streamToolCalls reads the chain's events without a stream read each (issue
   // 37, `EventChannel`): about 630 B in each provider's (Bedrock 16,037 -> 16,665 B). Then the
   // non-SSE providers' without the SSE framing (Bedrock 16,665 -> 15,102 B): 15.75 KiB. Then

@@ -103,6 +103,7 @@ import "./schema/unevaluated.cases.ts";
 import "./schema/check-nesting.cases.ts";
 import "./schema/schema-expansion.cases.ts";
 import "./schema/schema-dialects.cases.ts";
+import "./schema/schema-drafts.cases.ts";
 import "./schema/schema-refs.cases.ts";
 import "./schema/schema-identifiers.cases.ts";
 import "./schema/dynamic-refs.cases.ts";

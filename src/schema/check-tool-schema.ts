@@ -3,7 +3,7 @@ import { boundIssue, MAX_ISSUES, member, segment, thousands } from "./bounded-is
 import { MAX_IN_PLACE } from "./check-arguments.ts";
 import { compileLimit, compileSchema } from "./compiled-schema.ts";
 import { appliesTooDeepInPlace } from "./in-place-depth.ts";
-import { dialectOf, legacy, pointerTarget, pointerTokens, resource } from "./schema-reading.ts";
+import { dialectOf, draftView, inDraft, legacy, pointerTarget, pointerTokens, resource } from "./schema-reading.ts";
 import { identifierIssues, identifiers, LONG_IDENTIFIER } from "./identifier-issues.ts";
 import { dynamicName, refStart, resourcesOf } from "./schema-resources.ts";
 import { PatternBudget } from "./pattern-budget.ts";
@@ -69,10 +69,10 @@ const MAP = ["properties", "patternProperties", "$defs", "definitions", "depende
  * resource (the schema, or the nearest schema around it with an `$id` of its own), an anchor (`#name`) in it, or the
  * URI of an `$id` the schema holds, not a remote one (one only in an unused `$defs` entry, which
  * the checks never follow, is not refused), `$dynamicRef` and `$recursiveRef` likewise (with every
- * schema that has the anchor one names: the check may go there; in draft 4 to 7, not keywords, not read), no two schemas named by one URI
+ * schema that has the anchor one names: the check may go there; each only in its own draft, or where none is declared), no two schemas named by one URI
  * or one anchor name in one resource (copies equal as JSON are one), no `$id` with a fragment
  * (`#name`) where `$schema` says 2019-09 or 2020-12 (draft 7's anchor form: kept where no `$schema`
- * says so), and the schema holds at
+ * says so; a keyword of another draft than the declared one is unknown: not read), and the schema holds at
  * most 20,000 schemas nested at most 64 deep (at most 1,000 through its `$ref`s), compiling in at
  * most 4,000,000 steps, applying at most 64 in place one inside another and none in a cycle (which
  * the checks would stop at, and accept). A schema only a `$ref` reaches (under a keyword JSON
@@ -135,10 +135,17 @@ export function checkToolSchema(
     if (state.nodes > MAX_SCHEMA_NODES) return;
     const say = again ? () => {} : report;
     const field = (key: string): string => `${at}${member(key)}`;
-    // Draft 4 to 7 ignore every sibling of a `$ref`: not schemas to check (a pointer may still reach them).
+    // Draft 4 to 7 ignore every sibling of a `$ref`: not schemas to check (a pointer may still reach
+    // them); a keyword of another draft is unknown.
     const only = legacy(dialect) && typeof value["$ref"] === "string";
-    const has = (key: string): boolean => Object.hasOwn(value, key) && (!only || key === "$ref");
-    const tuple = has("items") && Array.isArray(value["items"]) && !Array.isArray(value["prefixItems"]);
+    const has = (key: string): boolean =>
+      Object.hasOwn(value, key) && (!only || key === "$ref") && inDraft(key, dialect);
+    // 2020-12 has no `items` list (it is no schema there); beside `prefixItems`, `items` is one schema.
+    const tuple =
+      Array.isArray(value["items"]) &&
+      has("items") &&
+      dialect !== 2020 &&
+      !(has("prefixItems") && Array.isArray(value["prefixItems"]));
     const kid = (kid: unknown, to: string, key: string): void =>
       visit(kid, to, depth + 1, base, read && !SKIPPED.includes(key) && (key !== "additionalItems" || tuple), again);
     for (const key of ONE) if (has(key)) kid(value[key], field(key), key);
@@ -154,7 +161,6 @@ export function checkToolSchema(
       if (!isRecord(map)) say(field(key), "must be an object of schemas");
       else for (const name of Object.keys(map)) kid(map[name], `${field(key)}${member(name)}`, key);
     }
-    // Draft 7's tuple form is a list of schemas; beside `prefixItems`, `items` is one schema.
     if (tuple) (value["items"] as unknown[]).forEach((item, i) => kid(item, `${field("items")}[${i}]`, "items"));
     else if (has("items")) kid(value["items"], field("items"), "items");
     const dependencies = has("dependencies") && value["dependencies"];
@@ -163,7 +169,7 @@ export function checkToolSchema(
         if (!Array.isArray(dependencies[name]))
           kid(dependencies[name], `${field("dependencies")}${member(name)}`, "dependencies");
     if (!again && !only) {
-      checkScalars(value, field, report, patterns, dialect);
+      checkScalars(draftView(value, dialect), field, report, patterns, dialect);
       if (isRecord(value["patternProperties"]))
         for (const key of Object.keys(value["patternProperties"])) {
           const problem = patternProblem(key, patterns);
@@ -171,8 +177,8 @@ export function checkToolSchema(
         }
     }
     // A pointer now, a name or URI once the walk has seen where each anchor and `$id` is.
-    // Draft 4 to 7 have no `$dynamicRef` or `$recursiveRef`: an unknown keyword, not read.
-    for (const key of legacy(dialect) ? ["$ref"] : REFS) {
+    // `$recursiveRef` is 2019-09's, `$dynamicRef` 2020-12's: in another draft, an unknown keyword, not read.
+    for (const key of REFS) {
       const ref: Ref = [value[key] as string, field(key), base, read];
       if (typeof ref[0] === "string" && has(key))
         pointerTokens(ref[0]) && key === "$ref" ? follow(ref) : refs.push(ref);
@@ -200,7 +206,7 @@ export function checkToolSchema(
     // A `$dynamicRef` to a `$dynamicAnchor` may reach every schema with that anchor: each is read
     // too, once per name (once more if first only from a place not read): once per ref, 2,000 refs
     // to 2,000 anchors were 4 million schemas to look at.
-    const name = at.endsWith("$ref") ? undefined : dynamicName(ref, at.endsWith("$recursiveRef"), target, dialect);
+    const name = at.endsWith("$ref") ? undefined : dynamicName(ref, at.endsWith("$recursiveRef"), target);
     if (name !== undefined && anchored.get(name) !== true && (read || !anchored.has(name))) {
       anchored.set(name, read);
       for (const [home, anchor] of resourcesOf(schema as object, dialect).dynamic.get(name) ?? [])

@@ -1,7 +1,16 @@
 import type { JsonValue } from "../shared/json.ts";
 import { isRecord } from "../shared/values.ts";
 import { allowedValues } from "./allowed-values.ts";
-import { count, dialectOf, finite, legacy, own, pointerTarget, readDependencies, resource } from "./schema-reading.ts";
+import {
+  count,
+  dialectOf,
+  draftView,
+  finite,
+  own,
+  pointerTarget,
+  readDependencies,
+  resource,
+} from "./schema-reading.ts";
 import { chargedResources, dynamicName, refStart } from "./schema-resources.ts";
 import { settleFlags } from "./schema-flags.ts";
 import { type CompileOptions, type Context, nodesOf, scopeOf, TOO_DEEP, unread } from "./compile-context.ts";
@@ -23,12 +32,8 @@ export type { CompileOptions } from "./compile-context.ts";
  * A tool's JSON Schema compiled once (per schema object, per request): every keyword the checks
  * read, read once and checked for its shape, local `$ref`s resolved, patterns built. A keyword
  * whose value is not of the shape the spec gives it is ignored here (the schema is still usable:
- * the checks are total), and reported at the request by `checkToolSchema`.
- *
- * Drafts: tool schemas rarely say theirs, so where draft 7 and 2020-12 differ this follows
- * 2020-12 (`$ref` applies beside its siblings unless the root's `$schema` says draft 4 to 7,
- * `prefixItems`/`items`, `dependentRequired`); draft 7's forms 2020-12 gives no other meaning (an
- * `items` list with `additionalItems`, `dependencies`, `definitions`) are read too.
+ * the checks are total), and reported at the request by `checkToolSchema`. Each keyword is read
+ * as the draft the root's `$schema` declares has it (`draftView`).
  *
  * @module
  */
@@ -121,8 +126,8 @@ function compile(given: unknown, context: Context, depth: number): SchemaNode {
   const known = nodes.get(given);
   if (known) return Object.assign(known, { shared: true });
   if (depth > MAX_SCHEMA_DEPTH || ++context.count > MAX_SCHEMA_NODES || budget.steps < 0) return unread();
-  const ref = own(given, "$ref"); // draft 4 to 7 ignore every sibling of a `$ref`
-  const schema = legacy(context.dialect) && typeof ref === "string" ? { $ref: ref } : given;
+  const schema = draftView(given, context.dialect); // draft 4 to 7: a `$ref` alone; no other draft's keywords
+  const ref = own(schema, "$ref");
   const keys = Object.keys(schema);
   budget.steps -= 1 + keys.length;
   // Its flags are settled once the whole graph is compiled (settleFlags): a cycle reaches it unfinished.
@@ -130,7 +135,7 @@ function compile(given: unknown, context: Context, depth: number): SchemaNode {
   nodes.set(given, node);
   // An `$id` of its own (draft 7's `#name` is an anchor) makes it the resource its `$ref`s resolve against.
   const outer = context.base;
-  if (resource(schema, context.dialect)) context.base = schema;
+  if (resource(given, context.dialect)) context.base = given;
   node.scope = scopeOf(context, context.base);
   const kids: SchemaNode[] = [];
   const child = (value: unknown): SchemaNode => {
@@ -182,8 +187,8 @@ function compile(given: unknown, context: Context, depth: number): SchemaNode {
   if (Array.isArray(prefixItems)) {
     node.prefixItems = list(prefixItems) ?? [];
     node.items = sub(items);
-  } else if (Array.isArray(items)) {
-    // Draft 7's tuple form: 2020-12 gives an `items` list no meaning, so reading it as draft 7 does is safe.
+  } else if (Array.isArray(items) && context.dialect !== 2020) {
+    // Draft 4 to 2019-09's tuple form (where no draft is declared too: 2020-12 gives a list no meaning).
     node.prefixItems = list(items) ?? [];
     node.items = sub(own(schema, "additionalItems"));
   } else node.items = sub(items);
@@ -241,12 +246,12 @@ function compile(given: unknown, context: Context, depth: number): SchemaNode {
  * A `$dynamicRef` (`$recursiveRef`), applied in place: resolved as a `$ref`, and when its target has
  * the `$dynamicAnchor` its fragment names (`$recursiveAnchor: true`), a node the check resolves by
  * its dynamic scope (see `dynamicRef`), every schema of the document with that anchor compiled
- * too, once. Not a string, or in draft 4 to 7 (which do not have it): it accepts anything.
+ * too, once. Not a string: it accepts anything (a draft without the keyword never reads it).
  */
 function dynamic(ref: unknown, key: string, context: Context, depth: number): SchemaNode {
-  if (typeof ref !== "string" || legacy(context.dialect)) return unread();
+  if (typeof ref !== "string") return unread();
   const [target, schema] = resolve(ref, context, depth);
-  const name = dynamicName(ref, key === "$recursiveRef", schema, context.dialect);
+  const name = dynamicName(ref, key === "$recursiveRef", schema);
   if (name === undefined) return target;
   let anchors = context.dynamic.get(name);
   if (!anchors) {

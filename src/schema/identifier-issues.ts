@@ -60,14 +60,15 @@ export function identifierIssues(
     const uri = uris.get(schema);
     for (const [key, name] of keys) {
       const field = `${at}${member(key)}`;
-      if (key === "$id" && name && dialect === 2020) report(field, FRAGMENT);
+      const isId = key.endsWith("id");
+      if (isId && name && dialect > 2018) report(field, FRAGMENT);
       // `$id: "a.json#n"` names both the resource and an anchor in it; past the search's bounds, nothing.
-      const ids: [string, string][] = key === "$id" && resource(schema, dialect) && uri ? [[uri, `URI as`]] : [];
+      const ids: [string, string][] = isId && resource(schema, dialect) && uri ? [[uri, `URI as`]] : [];
       // A name past the bound (refused as too long) names nothing, and keys no look-up (V8 hashes
       // a string past 16,383 characters by its length alone: a few thousand took seconds).
       if (name && uri && name.length <= MAX_IDENTIFIER_LENGTH) ids.push([`${uri}#${name}`, "anchor as"]);
       // A URI under the root's base, which the checks chose (no root `$id`), is said as the `$id` gives it.
-      const said = uri?.startsWith(ROOT_SCHEME) ? JSON.stringify((schema as Record<string, unknown>)["$id"]) : uri;
+      const said = uri?.startsWith(ROOT_SCHEME) ? JSON.stringify((schema as Record<string, unknown>)[key]) : uri;
       for (const [id, what] of ids) {
         const first = named.get(id);
         if (!first) named.set(id, [schema as object, at, undefined]);

@@ -23,7 +23,7 @@ export function finite(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) ? value : undefined;
 }
 
-/** `dependentRequired`, `dependentSchemas`, and draft 7's `dependencies` (a list is the first, a schema the second). */
+/** `dependentRequired`, `dependentSchemas`, and draft 4 to 7's `dependencies` (a list is the first, a schema the second), as `schema`'s draft has them (see {@link draftView}). */
 export function readDependencies(
   schema: Record<string, unknown>,
   node: SchemaNode,
@@ -48,29 +48,71 @@ export function readDependencies(
 }
 
 /**
- * Whether a schema has an `$id` of its own, which makes it a resource: the `$ref`s in it resolve
- * against it (`#` is it, `#/$defs/a` its `$defs`). Draft 7's `$id: "#name"` is an anchor, not one
- * (`#` alone, an empty fragment, names the URI it resolves to); in a document of draft 4 to 7 (see
- * {@link dialectOf}) an `$id` beside a `$ref` is ignored, as those drafts ignore every sibling of a `$ref`.
+ * Whether a schema has an identifier of its own (`$id`; draft 4's `id`), which makes it a resource:
+ * the `$ref`s in it resolve against it (`#` is it, `#/$defs/a` its `$defs`). Draft 4 to 7's
+ * `$id: "#name"` is an anchor, not one (`#` alone, an empty fragment, names the URI it resolves
+ * to); in a document of draft 4 to 7 (see {@link dialectOf}) an `$id` beside a `$ref` is ignored,
+ * as those drafts ignore every sibling of a `$ref`.
  */
 export function resource(schema: unknown, dialect: number): boolean {
   if (!isRecord(schema)) return false;
-  const id = own(schema, "$id");
+  const id = own(schema, idKey(dialect));
   return typeof id === "string" && !/^#./.test(id) && !(legacy(dialect) && own(schema, "$ref") !== undefined);
 }
 
+/** The identifier keyword of a draft: draft 3 and 4's `id`, the others' `$id`. */
+export const idKey = (dialect: number): string => (dialect > 0 && dialect < 6 ? "id" : "$id");
+
 /**
- * The draft a schema's root declares in `$schema`: 3 to 7 (`draft-07`), 2020 (2019-09 or 2020-12),
- * or 0 for none (tool schemas rarely say: read as 2020-12, with draft 4's boolean bounds).
+ * The draft a schema's root declares in `$schema`: 3 to 7 (`draft-07`), 2019 (2019-09), 2020
+ * (2020-12), or 0 for none. Tool schemas rarely say: none reads as 2020-12 with the forms earlier
+ * drafts gave keywords 2020-12 does not define (see {@link inDraft}), and draft 4's boolean bounds.
  */
 export function dialectOf(root: unknown): number {
   const said = isRecord(root) && own(root, "$schema");
-  const draft = typeof said === "string" && /json-schema\.org\/draft(?:-0([3-7])\/|\/20(?:19-09|20-12)\/)/.exec(said);
-  return draft ? Number(draft[1] ?? 2020) : 0;
+  const draft =
+    typeof said === "string" && /json-schema\.org\/draft(?:-0([3-7])\/|\/(2019|2020)-(?:09|12)\/)/.exec(said);
+  return draft ? Number(draft[1] ?? draft[2]) : 0;
 }
 
 /** Whether a dialect is draft 3 to 7, which ignore a `$ref`'s siblings. */
-export const legacy = (dialect: number): boolean => dialect % 2020 > 0;
+export const legacy = (dialect: number): boolean => dialect > 0 && dialect < 8;
+
+/**
+ * The keywords only some drafts have, with the first and last that have each (as {@link dialectOf}
+ * numbers them): under another, one is unknown, an annotation (draft-07 core §4.3.1: "SHOULD
+ * ignore"). `items` as a list of schemas is 3 to 2019 too, as `additionalItems` is.
+ */
+const SPANS = new Map(
+  Object.entries({
+    "3 5": "id",
+    "6 2020": "$id const contains propertyNames",
+    "7 2020": "if then else",
+    "3 7": "dependencies",
+    "3 2019": "additionalItems",
+    "2019 2019": "$recursiveRef $recursiveAnchor",
+    "2020 2020": "$dynamicRef $dynamicAnchor prefixItems",
+    "2019 2020":
+      "$anchor dependentRequired dependentSchemas minContains maxContains unevaluatedItems unevaluatedProperties",
+  }).flatMap(([span, keys]) => keys.split(" ").map((key) => [key, span.split(" ").map(Number)] as const)),
+);
+
+/** Whether the draft `dialect` has the keyword `key`: none declared (0) reads every draft's, draft 4's `id` aside. */
+export function inDraft(key: string, dialect: number): boolean {
+  const [from, to] = SPANS.get(key) ?? [0, 1e4];
+  return dialect ? from! <= dialect && dialect <= to! : key !== "id";
+}
+
+/**
+ * The keywords of `schema` its draft reads: draft 4 to 7 read a `$ref` alone, ignoring its
+ * siblings; a keyword of other drafts only is left out. With no draft declared, itself (its `id`
+ * is never read as draft 4's).
+ */
+export function draftView(schema: Record<string, unknown>, dialect: number): Record<string, unknown> {
+  const ref = own(schema, "$ref");
+  if (legacy(dialect) && typeof ref === "string") return { $ref: ref };
+  return dialect ? Object.fromEntries(Object.entries(schema).filter(([key]) => inDraft(key, dialect))) : schema;
+}
 
 /** The value a local reference points to, or `undefined`; `passed` is given each value on the way, the target too. */
 export function pointerTarget(root: unknown, ref: string, passed?: (at: unknown) => void): unknown {

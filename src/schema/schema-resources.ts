@@ -1,12 +1,12 @@
 import { isRecord } from "../shared/values.ts";
-import { legacy, own, pointerTokens, resource } from "./schema-reading.ts";
+import { draftView, idKey, own, pointerTokens, resource } from "./schema-reading.ts";
 import type { StepBudget } from "./pattern/pattern-vm.ts";
 import { MAX_COMPILE_STEPS, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from "./schema-node.ts";
 
 /**
  * The identifiers a schema document declares, for the `$ref`s that are not a local JSON Pointer:
- * each resource's URI (its `$id`, resolved with the URL API against the resource around it) and
- * each anchor (`$anchor`, `$dynamicAnchor`, draft 6/7's `$id: "#name"`) in its resource, as each
+ * each resource's URI (its `$id`, draft 4's `id`, resolved with the URL API against the resource
+ * around it) and each anchor (`$anchor`, `$dynamicAnchor`, draft 4 to 7's `$id: "#name"`) in its resource, as each
  * draft declares them (see {@link identifierNames}).
  *
  * @module
@@ -34,21 +34,21 @@ export interface Resources {
  */
 export const MAX_IDENTIFIER_LENGTH = 2_048;
 
-/** The identifier keywords: `$id`, then those that only name anchors (draft 2019-09 on). */
-const IDENTIFIERS = ["$id", "$anchor", "$dynamicAnchor"];
+/** The keywords that only name anchors (`$anchor` from 2019-09, `$dynamicAnchor` in 2020-12). */
+export const ANCHORS: string[] = ["$anchor", "$dynamicAnchor"];
 
 /**
  * The identifier keywords of `schema` the document's draft has, each with the anchor name it
  * declares (`""` for none): the value of `$anchor` and `$dynamicAnchor`, the fragment of an `$id`
- * (draft 6/7's `#name`, or one after a URI, `a.json#name`, which draft 7 gives no meaning and
+ * (`id` in draft 4: `#name`, or one after a URI, `a.json#name`, which draft 7 gives no meaning and
  * 2019-09 on forbid: `checkToolSchema` refuses it there). Draft 4 to 7 have no `$anchor` or
  * `$dynamicAnchor`, nor beside a `$ref` any (they ignore its siblings, as {@link resource} does).
  */
 export function identifierNames(schema: Record<string, unknown>, dialect: number): [key: string, name: string][] {
-  if (legacy(dialect) && own(schema, "$ref") !== undefined) return [];
-  return IDENTIFIERS.slice(0, legacy(dialect) ? 1 : 3).flatMap((key) => {
-    const value = own(schema, key);
-    return typeof value === "string" ? [[key, key === "$id" ? (value.split("#")[1] ?? "") : value]] : [];
+  const view = draftView(schema, dialect);
+  return [idKey(dialect), ...ANCHORS].flatMap((key) => {
+    const value = own(view, key);
+    return typeof value === "string" ? [[key, key.endsWith("id") ? (value.split("#")[1] ?? "") : value]] : [];
   });
 }
 
@@ -90,10 +90,11 @@ export function resourcesOf(root: object, dialect: number): Resources {
   const walk = (value: unknown, base: string | undefined, home: object, depth: number): void => {
     if (!isRecord(value) || state.uris.has(value) || depth > MAX_SCHEMA_DEPTH || ++count > MAX_SCHEMA_NODES) return;
     if (state.steps > MAX_COMPILE_STEPS) return;
-    if (resource(value, dialect)) [base, home] = [resolve(own(value, "$id") as string, base), value];
+    if (resource(value, dialect)) [base, home] = [resolve(own(value, idKey(dialect)) as string, base), value];
     if (value === home && base !== undefined && !state.ids.has(base)) state.ids.set(base, value);
     state.uris.set(value, base);
-    if (legacy(dialect) && typeof own(value, "$ref") === "string") return;
+    // Draft 4 to 7 read a `$ref` alone; a keyword of another draft is none.
+    const view = draftView(value, dialect);
     for (const [, name] of identifierNames(value, dialect)) {
       state.steps++;
       // Under no URI, no `$ref` resolves to it. Keyed by URI, then name: a `uri#name` key was built
@@ -103,12 +104,12 @@ export function resourcesOf(root: object, dialect: number): Resources {
       if (!names.has(name)) names.set(name, [home, value]);
     }
     // A `$dynamicAnchor` is kept by name too, wherever it is (`true`: `$recursiveAnchor: true`, at a resource's root).
-    for (const name of [own(value, "$dynamicAnchor"), value === home && own(value, "$recursiveAnchor")])
+    for (const name of [own(view, "$dynamicAnchor"), value === home && own(view, "$recursiveAnchor")])
       if (name === true || (typeof name === "string" && name.length <= MAX_IDENTIFIER_LENGTH))
         (state.dynamic.get(name) ?? state.dynamic.set(name, []).get(name)!).push([home, value]);
     state.steps += KEYS.length;
     for (const key of KEYS) {
-      const kid = own(value, key);
+      const kid = own(view, key);
       const kids = Array.isArray(kid) ? kid : isRecord(kid) && MAPS.includes(key) ? Object.values(kid) : [kid];
       for (const one of kids) walk(one, base, home, depth + 1);
     }
@@ -120,18 +121,19 @@ export function resourcesOf(root: object, dialect: number): Resources {
 
 /**
  * The anchor a `$dynamicRef` (`$recursiveRef`, `recursive`) resolves by the dynamic scope: the
- * name its fragment gives (`true` for `$recursiveAnchor`), when `target`, where it points, has that
- * `$dynamicAnchor` (`$recursiveAnchor: true`); otherwise `undefined`: it is a `$ref`. Draft 4 to 7 have neither.
+ * name its fragment gives, percent-decoded (`true` for `$recursiveAnchor`), when `target`, where it points, has that
+ * `$dynamicAnchor` (`$recursiveAnchor: true`); otherwise `undefined`: it is a `$ref`. Asked only
+ * where the draft has the keyword (each has its anchor with it).
  */
-export function dynamicName(
-  ref: string,
-  recursive: boolean,
-  target: unknown,
-  dialect: number,
-): string | true | undefined {
-  const name = recursive || ref.split("#")[1];
+export function dynamicName(ref: string, recursive: boolean, target: unknown): string | true | undefined {
+  let name: string | true;
+  try {
+    name = recursive || decodeURIComponent(ref.split("#")[1] ?? ""); // `#it%65m` names `item`, as for a `$ref`
+  } catch {
+    return undefined; // no valid escape (checkToolSchema refuses it): it names no anchor
+  }
   const key = name === true ? "$recursiveAnchor" : "$dynamicAnchor";
-  return !legacy(dialect) && isRecord(target) && own(target, key) === name ? name : undefined;
+  return isRecord(target) && own(target, key) === name ? name : undefined;
 }
 
 const charged = new WeakSet<StepBudget>();

@@ -129,9 +129,11 @@ export interface CheckToolArgumentsOptions extends ToolSchemaCheckOptions {
 }
 
 /**
- * Checks a value against a tool's JSON Schema (draft 2020-12; where draft 7 differs, 2020-12 is
- * followed, and draft 7's own forms are read where 2020-12 gives them no meaning; a root whose
- * `$schema` says draft 4 to 7 has a `$ref`'s siblings ignored, as those drafts say): `type` (with
+ * Checks a value against a tool's JSON Schema, each keyword read as the draft its root's `$schema`
+ * declares has it (draft 4 to 7 ignore a `$ref`'s siblings, draft 4's identifier is `id`, a
+ * keyword of other drafts only is unknown); with no `$schema`, 2020-12, with earlier drafts' forms
+ * of keywords 2020-12 does not define read too (an `items` list with `additionalItems`,
+ * `dependencies`, `$recursiveRef`), never draft 4's `id`: `type` (with
  * `integer` and type lists), `nullable: true` (OpenAPI's and Gemini's), `enum`, `const`,
  * `minimum`/`maximum`, `exclusiveMinimum`/`exclusiveMaximum`, `multipleOf`,
  * `minLength`/`maxLength` (in code points), `pattern` (ECMAScript with the `u` flag, run in

@@ -102,6 +102,14 @@ group("Schema checks: $dynamicRef and $recursiveRef follow the dynamic scope", (
     assertEquals(check(value, plain), []);
   });
 
+  test("a $dynamicRef's percent-encoded fragment names the anchor it decodes to, as a $ref's does", () => {
+    // `#it%65m` is `#item` (RFC 3986 §2.1). Before: the target was found (the anchor decoded) but
+    // compared undecoded with its `$dynamicAnchor`, so it was a plain `$ref` to the list's own item.
+    const escaped = { ...strings, $defs: { ...strings.$defs, list: { ...list, items: { $dynamicRef: "#it%65m" } } } };
+    assertEquals(checkToolSchema(escaped), []);
+    assertEquals(check({ tags: ["a", 1] }, escaped), ["$.tags[1] must be string, not number"]);
+  });
+
   test("a $dynamicRef whose target has no such $dynamicAnchor is a $ref; the scope is left as the check leaves it", () => {
     // `#item` names an `$anchor`: no dynamic resolution, the outer `$dynamicAnchor` is not used.
     const anchored = { ...list, $defs: { item: { $anchor: "item", type: "number" } } };

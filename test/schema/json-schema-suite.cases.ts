@@ -1,8 +1,9 @@
 // The official JSON Schema Test Suite through both schema checks (issue 27): for every case whose
 // keywords are all supported, the final check gives the suite's verdict; for every case, a valid
-// instance is neither rejected nor flagged early (a draft 7 file's schemas declare draft 7, whose
-// $ref ignores its siblings). The suite is read from ../shared, never copied;
-// without it, the per-file cases are not registered and the numbers case is skipped by name.
+// instance is neither rejected nor flagged early. Each root declares its file's draft (draft 7's
+// $ref ignores its siblings); a 2020-12 file's cases run with no $schema too (the default
+// dialect). The suite is read from ../shared, never copied; without it, the per-file cases are
+// not registered and the numbers case is skipped by name.
 import { assert, group } from "../support/harness.ts";
 import { runSuiteFile, type SuiteTally, schemaSuite } from "../support/schema-suite.ts";
 
@@ -23,6 +24,15 @@ group("JSON Schema Test Suite (draft 2020-12 and draft 7) through the final and 
       assert(tally.falseAlarms.length === 0, `false alarms:\n${tally.falseAlarms.join("\n")}`);
     });
   }
+  test("2020-12 files with no $schema (the default dialect): the suite's verdicts, no false alarm", () => {
+    for (const file of schemaSuite.files.filter(({ draft }) => draft === "draft2020-12")) {
+      const tally = runSuiteFile(file, false);
+      assert(
+        tally.disagreements.length + tally.falseAlarms.length === 0,
+        [...tally.disagreements, ...tally.falseAlarms].join("\n"),
+      );
+    }
+  }).needs("json-schema-suite");
   test("the numbers: cases run, agreed, skipped (with why), invalid instances caught early", () => {
     const total = { run: 0, agreed: 0, invalid: 0, earlyCaught: 0, skipped: {} as Record<string, number> };
     for (const index of schemaSuite.files.keys()) {

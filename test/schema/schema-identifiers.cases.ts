@@ -10,19 +10,8 @@
 //   error condition" (2020-12 §9.1.2, draft-07 §8.3.1), and the same anchor name twice in one
 //   resource is undefined (2020-12 §8.2.2, 2019-09 §8.2.3): both were silently first-wins, now
 //   refused naming both paths (equal copies, one schema, are not).
-import type { JsonValue, ToolSchema } from "../../src/index.ts";
-import { checkToolArguments, checkToolSchema } from "../../src/index.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
-
-const DRAFT4 = "http://json-schema.org/draft-04/schema#";
-const DRAFT6 = "http://json-schema.org/draft-06/schema#";
-const DRAFT7 = "http://json-schema.org/draft-07/schema#";
-const DRAFT2019 = "https://json-schema.org/draft/2019-09/schema";
-const DRAFT2020 = "https://json-schema.org/draft/2020-12/schema";
-
-const check = (value: unknown, schema: unknown): string[] =>
-  checkToolArguments(value as JsonValue, schema as ToolSchema);
-const issues = (schema: unknown): string[] => checkToolSchema(schema).map((issue) => `${issue.path}: ${issue.message}`);
+import { check, DRAFT2019, DRAFT2020, DRAFT4, DRAFT6, DRAFT7, issues } from "../support/schema-drafts.ts";
 
 group("Schema checks: the identifiers each draft declares", (test) => {
   test("draft 4 to 7 read no $anchor or $dynamicAnchor, and no $id beside a $ref", () => {

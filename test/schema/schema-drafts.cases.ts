@@ -1,0 +1,116 @@
+// Each draft's own keywords, read only where the root's `$schema` declares a draft that has them
+// (elsewhere a keyword of another draft is unknown: an annotation, never followed or asserted). A
+// schema that declares no draft reads 2020-12 with the forms earlier drafts gave keywords 2020-12
+// does not define (`items` lists, `additionalItems`, `dependencies`, `$recursiveRef`), never
+// draft 4's `id`. Before, 2019-09 and 2020-12 were one dialect, every draft read every keyword,
+// and draft 4's `id` was read as `$id`.
+import type { JsonValue } from "../../src/index.ts";
+import { IncrementalJsonParser } from "../../src/index.ts";
+import { SchemaWatcher } from "../../src/schema/schema-watcher.ts";
+import { assert, assertEquals, group } from "../support/harness.ts";
+import { check, DRAFT2019, DRAFT2020, DRAFT4, DRAFT6, DRAFT7, issues } from "../support/schema-drafts.ts";
+
+/** The early check's violation, the value fed a character at a time. */
+function early(schema: unknown, value: unknown): string | undefined {
+  const watcher = new SchemaWatcher(schema);
+  const parser = new IncrementalJsonParser({ listener: watcher });
+  for (const character of JSON.stringify(value)) parser.feed(character);
+  return watcher.violation?.message;
+}
+
+group("Schema checks: each draft's own keywords", (test) => {
+  test("draft 4's identifier is id: it names resources and anchors, and $id is an unknown keyword there", () => {
+    // Draft-04 core §7.2: `id` ("#name" for a plain-name fragment). Before: `id` named nothing (both
+    // `$ref`s refused as remote, accepting anything) and `$id` made a resource.
+    const byId = {
+      $schema: DRAFT4,
+      properties: { a: { $ref: "item.json" }, b: { $ref: "#num" } },
+      definitions: { item: { id: "item.json", type: "string" }, num: { id: "#num", type: "number" } },
+    };
+    assertEquals(issues(byId), []);
+    assertEquals(check({ a: 1, b: 2 }, byId), ["$.a must be string, not number"]);
+    assertEquals(check({ a: "x", b: "y" }, byId), ["$.b must be number, not string"]);
+    // `$id` under draft 4 is no resource: its `#/definitions/s` is the root's.
+    const dollar = {
+      $schema: DRAFT4,
+      definitions: { s: { type: "string" } },
+      properties: { a: { $id: "http://example.com/a", properties: { b: { $ref: "#/definitions/s" } } } },
+    };
+    assertEquals(issues(dollar), []);
+    assertEquals(check({ a: { b: 1 } }, dollar), ["$.a.b must be string, not number"]);
+    // Draft 6 on, and a schema that declares no draft, have no `id`: the `$ref` names nothing.
+    for (const $schema of [DRAFT6, DRAFT7, DRAFT2020, undefined])
+      assertEquals(
+        issues({ ...byId, $schema }),
+        [
+          "parameters.properties.a.$ref: must be a local reference (#/$defs/..., #name, or an $id's URI): remote ones are not followed",
+          "parameters.properties.b.$ref: points to nothing in the schema",
+        ],
+        String($schema),
+      );
+  });
+
+  test("a keyword of another draft is unknown: never asserted, by either check; no draft declared reads it", () => {
+    // [the draft, a keyword it does not have, a value that keyword would reject]
+    const table: [string, Record<string, unknown>, JsonValue][] = [
+      [DRAFT4, { const: 1 }, 2],
+      [DRAFT4, { contains: { type: "string" } }, [1]],
+      [DRAFT4, { propertyNames: { maxLength: 1 } }, { ab: 1 }],
+      [DRAFT6, { if: true, then: false }, 1],
+      [DRAFT7, { unevaluatedProperties: false }, { a: 1 }],
+      [DRAFT7, { dependentRequired: { a: ["b"] } }, { a: 1 }],
+      [DRAFT7, { dependentSchemas: { a: false } }, { a: 1 }],
+      [DRAFT7, { contains: true, minContains: 2 }, [1]],
+      [DRAFT7, { prefixItems: [{ type: "string" }] }, [1]],
+      [DRAFT2019, { prefixItems: [{ type: "string" }] }, [1]],
+      [DRAFT2019, { $dynamicRef: "#/$defs/n", $defs: { n: { type: "number" } } }, "a"],
+      [DRAFT2020, { $recursiveRef: "#/$defs/n", $defs: { n: { type: "number" } } }, "a"],
+      [DRAFT2020, { dependencies: { a: ["b"] } }, { a: 1 }],
+      [DRAFT2020, { dependencies: { a: false } }, { a: 1 }],
+    ];
+    for (const [$schema, keywords, value] of table) {
+      const schema = { $schema, ...keywords };
+      const said = `${$schema} ${JSON.stringify(keywords)}`;
+      assertEquals(issues(schema), [], said);
+      assertEquals(check(value, schema), [], said);
+      assertEquals(early(schema, value), undefined, said);
+      // The same keyword where no draft is declared: read, and the value rejected.
+      assert(check(value, keywords).length > 0, `no $schema: ${said}`);
+    }
+  });
+
+  test("2019-09 reads an items list with additionalItems and not prefixItems; 2020-12 the reverse", () => {
+    const tuple = { items: [{ type: "string" }], additionalItems: { type: "number" } };
+    for (const $schema of [DRAFT2019, DRAFT7, undefined]) {
+      const schema = { $schema, ...tuple };
+      assertEquals(check(["a", 1], schema), [], String($schema));
+      assertEquals(check(["a", "b"], schema), ["$[1] must be number, not string"], String($schema));
+    }
+    // 2019-09: `items` alone applies to every item, whatever `prefixItems` says.
+    assertEquals(check(["a"], { $schema: DRAFT2019, prefixItems: [{ type: "string" }], items: { type: "number" } }), [
+      "$[0] must be number, not string",
+    ]);
+    // 2020-12: an `items` list is no schema (refused at the request; the checks ignore it) and
+    // `additionalItems` is unknown.
+    const schema = { $schema: DRAFT2020, ...tuple };
+    assertEquals(issues(schema), ["parameters.items: must be a schema (an object or a boolean)"]);
+    assertEquals(check([1, "b"], schema), []);
+    assertEquals(check(["a", "b"], { $schema: DRAFT2020, prefixItems: [true], additionalItems: false }), []);
+  });
+
+  test("$recursiveRef is 2019-09's and $dynamicRef 2020-12's: each followed only under its own draft", () => {
+    const recursive = {
+      $recursiveAnchor: true,
+      type: "object",
+      properties: { n: { type: "number" }, kids: { type: "array", items: { $recursiveRef: "#" } } },
+    };
+    const value = { n: 1, kids: [{ n: "x" }] };
+    for (const $schema of [DRAFT2019, undefined])
+      assertEquals(check(value, { $schema, ...recursive }), ["$.kids[0].n must be number, not string"]);
+    assertEquals(check(value, { $schema: DRAFT2020, ...recursive }), []);
+    // 2019-09 has no `$dynamicAnchor`: it names no anchor a `$ref` can find.
+    const anchored = { $schema: DRAFT2019, properties: { a: { $ref: "#n" } }, $defs: { n: { $dynamicAnchor: "n" } } };
+    assertEquals(issues(anchored), ["parameters.properties.a.$ref: points to nothing in the schema"]);
+    assertEquals(issues({ ...anchored, $schema: DRAFT2020 }), []);
+  });
+});
