@@ -4,7 +4,7 @@ import { MAX_IN_PLACE } from "./check-arguments.ts";
 import { compileLimit, compileSchema } from "./compiled-schema.ts";
 import { appliesTooDeepInPlace } from "./in-place-depth.ts";
 import { dialectOf, draftView, inDraft, legacy, pointerTarget, pointerTokens, resource } from "./schema-reading.ts";
-import { identifierIssues, identifiers, LONG_IDENTIFIER } from "./identifier-issues.ts";
+import { identifierIssues, identifiers } from "./identifier-issues.ts";
 import { dynamicName, refStart, resourcesOf } from "./schema-resources.ts";
 import { PatternBudget } from "./pattern-budget.ts";
 import { checkScalars, patternProblem, tooManyEscapes } from "./check-scalars.ts";
@@ -72,7 +72,8 @@ const MAP = ["properties", "patternProperties", "$defs", "definitions", "depende
  * schema that has the anchor one names: the check may go there; each only in its own draft, or where none is declared), no two schemas named by one URI
  * or one anchor name in one resource (copies equal as JSON are one), no `$id` with a fragment
  * (`#name`) where `$schema` says 2019-09 or 2020-12 (draft 7's anchor form: kept where no `$schema`
- * says so; a keyword of another draft than the declared one is unknown: not read), and the schema holds at
+ * says so), no `$anchor` or `$dynamicAnchor` that is no plain name as its draft spells one (a
+ * keyword of another draft than the declared one is unknown: not read), and the schema holds at
  * most 20,000 schemas nested at most 64 deep (at most 1,000 through its `$ref`s), compiling in at
  * most 4,000,000 steps, applying at most 64 in place one inside another and none in a cycle (which
  * the checks would stop at, and accept). A schema only a `$ref` reaches (under a keyword JSON
@@ -184,7 +185,7 @@ export function checkToolSchema(
         pointerTokens(ref[0]) && key === "$ref" ? follow(ref) : refs.push(ref);
       else if (has(key)) say(field(key), "must be a string");
     }
-    if (identifiers(value, dialect, (key) => say(field(key), LONG_IDENTIFIER)) && !paths.has(value))
+    if (identifiers(value, dialect, (key, message) => say(field(key), message)) && !paths.has(value))
       paths.set(value, at);
   };
   const follow = ([ref, at, base, read]: Ref): void => {

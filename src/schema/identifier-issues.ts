@@ -1,8 +1,8 @@
 import { member, thousands } from "./bounded-issues.ts";
 import { canonicalJson } from "./check-budget.ts";
 import type { StepBudget } from "./pattern/pattern-vm.ts";
-import { resource } from "./schema-reading.ts";
-import { identifierNames, MAX_IDENTIFIER_LENGTH, ROOT_SCHEME, resourcesOf } from "./schema-resources.ts";
+import { inDraft, resource } from "./schema-reading.ts";
+import { ANCHORS, identifierNames, MAX_IDENTIFIER_LENGTH, ROOT_SCHEME, resourcesOf } from "./schema-resources.ts";
 import type { JsonValue } from "../shared/json.ts";
 import { isRecord } from "../shared/values.ts";
 
@@ -11,20 +11,50 @@ import { isRecord } from "../shared/values.ts";
  * "there is no way for a URI to identify more than one schema. When multiple schemas try to
  * identify as the same URI, validators SHOULD raise an error condition" (2020-12 §9.1.2, 2019-09
  * §8.2.4.5, draft-07 §8.3.1); the same anchor name twice in one resource is undefined (2020-12
- * §8.2.2, 2019-09 §8.2.3); and in 2019-09 and 2020-12 "$id MUST NOT contain a non-empty fragment"
- * (2020-12 §8.2.1, 2019-09 §8.2.2).
+ * §8.2.2, 2019-09 §8.2.3); in 2019-09 and 2020-12 "$id MUST NOT contain a non-empty fragment"
+ * (2020-12 §8.2.1, 2019-09 §8.2.2); and an anchor name is a plain name (2020-12 §8.2.2, 2019-09 §8.2.3).
  *
  * @module
  */
 
 /** The words for one past {@link MAX_IDENTIFIER_LENGTH}. */
-export const LONG_IDENTIFIER: string = `must be at most ${thousands(MAX_IDENTIFIER_LENGTH)} characters`;
+const LONG_IDENTIFIER: string = `must be at most ${thousands(MAX_IDENTIFIER_LENGTH)} characters`;
 
-/** Whether `schema` names itself for `$ref`s (see {@link identifierNames}), each too long to name anything given to `tooLong`. */
-export function identifiers(schema: Record<string, unknown>, dialect: number, tooLong: (key: string) => void): boolean {
+/**
+ * Whether `schema` names itself for `$ref`s (see {@link identifierNames}); each identifier too long
+ * to name anything, and each `$anchor` or `$dynamicAnchor` of its draft that is no plain name
+ * (see {@link anchorProblem}), is given to `refuse` with why.
+ */
+export function identifiers(
+  schema: Record<string, unknown>,
+  dialect: number,
+  refuse: (key: string, message: string) => void,
+): boolean {
   const keys = identifierNames(schema, dialect);
-  for (const [key] of keys) if ((schema[key] as string).length > MAX_IDENTIFIER_LENGTH) tooLong(key);
+  for (const [key] of keys) if ((schema[key] as string).length > MAX_IDENTIFIER_LENGTH) refuse(key, LONG_IDENTIFIER);
+  for (const key of ANCHORS) {
+    const problem = Object.hasOwn(schema, key) && inDraft(key, dialect) && anchorProblem(schema[key], dialect);
+    if (problem) refuse(key, problem);
+  }
   return keys.length > 0;
+}
+
+/**
+ * Why an anchor name is none, if it is not: 2020-12 gives `$anchor` and `$dynamicAnchor` a letter
+ * or `_`, then letters, digits, `-`, `_` and `.` (core §8.2.2, meta/core's `anchorString`);
+ * 2019-09 a letter, then those and `:` (§8.2.3); a schema that declares no draft, either. One past
+ * {@link MAX_IDENTIFIER_LENGTH} is refused as too long already.
+ */
+function anchorProblem(name: unknown, dialect: number): string | false {
+  if (typeof name !== "string") return "must be a string";
+  if (name.length > MAX_IDENTIFIER_LENGTH) return false;
+  if (
+    (dialect !== 2020 && /^[A-Za-z][-A-Za-z0-9.:_]*$/.test(name)) ||
+    (dialect !== 2019 && /^[A-Za-z_][-A-Za-z0-9._]*$/.test(name))
+  )
+    return false;
+  if (dialect === 2019) return 'must be a letter, then letters, digits, "-", "_", ":" or "."';
+  return `must be a letter or "_", then letters, digits, "-", "_" or "."${dialect ? "" : ' (or ":" after a first letter, as 2019-09 allows)'}`;
 }
 
 /**

@@ -113,4 +113,28 @@ group("Schema checks: each draft's own keywords", (test) => {
     assertEquals(issues(anchored), ["parameters.properties.a.$ref: points to nothing in the schema"]);
     assertEquals(issues({ ...anchored, $schema: DRAFT2020 }), []);
   });
+
+  test("an $anchor or $dynamicAnchor that is no plain name is refused at its path, as its draft spells names", () => {
+    // 2020-12 core §8.2.2 (meta/core `^[A-Za-z_][-A-Za-z0-9._]*$`); 2019-09 §8.2.3 (`^[A-Za-z][-A-Za-z0-9.:_]*$`).
+    // Before: any string named an anchor (`#1 a` too), and a number was silently no anchor.
+    const at = (key: string, name: unknown, $schema?: string): string[] =>
+      issues({ $schema, $defs: { x: { [key]: name } } });
+    const NAME_2020 = 'must be a letter or "_", then letters, digits, "-", "_" or "."';
+    const NAME_2019 = 'must be a letter, then letters, digits, "-", "_", ":" or "."';
+    for (const name of ["a", "_a", "A-b.c_9"]) assertEquals(at("$anchor", name, DRAFT2020), [], name);
+    for (const name of ["1a", "a b", "a:b", "-a", "", "é"])
+      assertEquals(at("$anchor", name, DRAFT2020), [`parameters.$defs.x.$anchor: ${NAME_2020}`], name);
+    assertEquals(at("$dynamicAnchor", "a/b", DRAFT2020), [`parameters.$defs.x.$dynamicAnchor: ${NAME_2020}`]);
+    assertEquals(at("$anchor", "a:b", DRAFT2019), []);
+    assertEquals(at("$anchor", "_a", DRAFT2019), [`parameters.$defs.x.$anchor: ${NAME_2019}`]);
+    // No draft declared: either draft's name.
+    for (const name of ["_a", "a:b"]) assertEquals(at("$anchor", name), [], name);
+    assertEquals(at("$anchor", "1a"), [
+      `parameters.$defs.x.$anchor: ${NAME_2020} (or ":" after a first letter, as 2019-09 allows)`,
+    ]);
+    assertEquals(at("$dynamicAnchor", 5), ["parameters.$defs.x.$dynamicAnchor: must be a string"]);
+    // Not a keyword of the draft: not read, not refused.
+    assertEquals(at("$anchor", "1a", DRAFT7), []);
+    assertEquals(at("$dynamicAnchor", "1a", DRAFT2019), []);
+  });
 });
