@@ -101,7 +101,7 @@ export function checkToolSchema(
   const state = { issues: [] as ToolSchemaIssue[], more: 0, nodes: 0 };
   const dialect = dialectOf(schema);
   // The schemas walked (per resource their `$ref`s resolve against, as the compilation keeps
-  // them), and those `$ref`s point to with their paths and resources: one reached only through a
+  // them: keyed by resource first, a map per resource rather than one per schema), and those `$ref`s point to with their paths and resources: one reached only through a
   // `$ref` (under a keyword JSON Schema does not have, in an `enum` value) is checked too, once.
   const seen = new Map<unknown, Map<unknown, boolean>>();
   const refs: Ref[] = [];
@@ -125,11 +125,11 @@ export function checkToolSchema(
     if (depth > MAX_SCHEMA_DEPTH) return report(at, `nests deeper than ${MAX_SCHEMA_DEPTH} schemas`);
     // An `$id` of its own makes it the resource its `$ref`s (and its schemas') resolve against.
     const base: Base = resource(value, dialect) ? [value, at] : outer;
-    let bases = seen.get(value);
-    if (!bases) seen.set(value, (bases = new Map()));
-    const was = bases.get(base[0]);
+    let walked = seen.get(base[0]);
+    if (!walked) seen.set(base[0], (walked = new Map()));
+    const was = walked.get(value);
     if (was || (was === false && !read)) return;
-    bases.set(base[0], read);
+    walked.set(value, read);
     again = was === false;
     if (!again && ++state.nodes === MAX_SCHEMA_NODES + 1)
       report(path, `holds more than ${thousands(MAX_SCHEMA_NODES)} schemas`);
@@ -180,10 +180,11 @@ export function checkToolSchema(
     // A pointer now, a name or URI once the walk has seen where each anchor and `$id` is.
     // `$recursiveRef` is 2019-09's, `$dynamicRef` 2020-12's: in another draft, an unknown keyword, not read.
     for (const key of REFS) {
+      if (!has(key)) continue;
       const ref: Ref = [value[key] as string, field(key), base, read];
-      if (typeof ref[0] === "string" && has(key))
-        pointerTokens(ref[0]) && key === "$ref" ? follow(ref) : refs.push(ref);
-      else if (has(key)) say(field(key), "must be a string");
+      if (typeof ref[0] !== "string") say(ref[1], "must be a string");
+      else if (pointerTokens(ref[0]) && key === "$ref") follow(ref);
+      else refs.push(ref);
     }
     if (identifiers(value, dialect, (key, message) => say(field(key), message)) && !paths.has(value))
       paths.set(value, at);

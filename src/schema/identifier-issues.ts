@@ -80,7 +80,10 @@ export function identifierIssues(
   paths: Map<unknown, string>,
   report: (at: string, message: string) => void,
 ): void {
-  const named = new Map<string, [object, string, string | undefined]>();
+  // The first schema each URI names, and each anchor name per URI: a `uri#name` key was a string
+  // built per anchor, as long as its URI (up to 2 KB).
+  const named = new Map<string, First>();
+  const anchors = new Map<string, Map<string, First>>();
   const budget: StepBudget = { steps: COMPARE_STEPS };
   let uris: Map<unknown, string | undefined> | undefined;
   for (const [schema, at] of paths) {
@@ -89,31 +92,34 @@ export function identifierIssues(
     uris ??= resourcesOf(root as object, dialect).uris;
     const uri = uris.get(schema);
     for (const [key, name] of keys) {
-      const field = `${at}${member(key)}`;
       const isId = key.endsWith("id");
-      if (isId && name && dialect > 2018) report(field, FRAGMENT);
+      if (isId && name && dialect > 2018) report(`${at}${member(key)}`, FRAGMENT);
+      if (!uri) continue;
+      const clash = (table: Map<string, First>, id: string, what: string): void => {
+        const first = table.get(id);
+        if (!first) table.set(id, [schema as object, at, undefined]);
+        else if (first[0] !== schema && !same(first, schema as JsonValue, budget)) {
+          // A URI under the root's base, which the checks chose (no root `$id`), is said as the `$id` gives it.
+          const said = uri.startsWith(ROOT_SCHEME) ? JSON.stringify((schema as Record<string, unknown>)[key]) : uri;
+          const which = what[0] === "U" ? said : JSON.stringify(name);
+          report(`${at}${member(key)}`, `names the same ${what} ${first[1]}, a different schema (${which})`);
+        }
+      };
       // `$id: "a.json#n"` names both the resource and an anchor in it; past the search's bounds, nothing.
-      const ids: [string, string][] = isId && resource(schema, dialect) && uri ? [[uri, `URI as`]] : [];
+      if (isId && resource(schema, dialect)) clash(named, uri, "URI as");
       // A name past the bound (refused as too long) names nothing, and keys no look-up (V8 hashes
       // a string past 16,383 characters by its length alone: a few thousand took seconds).
-      if (name && uri && name.length <= MAX_IDENTIFIER_LENGTH) ids.push([`${uri}#${name}`, "anchor as"]);
-      // A URI under the root's base, which the checks chose (no root `$id`), is said as the `$id` gives it.
-      const said = uri?.startsWith(ROOT_SCHEME) ? JSON.stringify((schema as Record<string, unknown>)[key]) : uri;
-      for (const [id, what] of ids) {
-        const first = named.get(id);
-        if (!first) named.set(id, [schema as object, at, undefined]);
-        else if (first[0] !== schema && !same(first, schema as JsonValue, budget))
-          report(
-            field,
-            `names the same ${what} ${first[1]}, a different schema (${what[0] === "U" ? said : JSON.stringify(name)})`,
-          );
-      }
+      if (name && name.length <= MAX_IDENTIFIER_LENGTH)
+        clash(anchors.get(uri) ?? anchors.set(uri, new Map()).get(uri)!, name, "anchor as");
     }
   }
 }
 
+/** The first schema an identifier names, its path, and its canonical JSON once read. */
+type First = [object, string, string | undefined];
+
 /** Whether `schema` is the same JSON as the first schema named (its canonical form kept), or cannot be told apart within `budget`. */
-function same(first: [object, string, string | undefined], schema: JsonValue, budget: StepBudget): boolean {
+function same(first: First, schema: JsonValue, budget: StepBudget): boolean {
   // Past the steps, no copy is read again: each would cost up to its first string or key list.
   if (budget.steps < 0) return true;
   first[2] ??= canonicalJson(first[0] as JsonValue, budget);

@@ -11,15 +11,13 @@ import { inPlace, type SchemaNode } from "./schema-node.ts";
  * @module
  */
 
-/** The schemas a node applies to the values inside its value. */
-function inside(s: SchemaNode): SchemaNode[] {
-  const one = [s.items, s.contains, s.additionalProperties, s.propertyNames].filter((node) => node !== undefined);
-  return [
-    ...one,
-    ...(s.prefixItems ?? []),
-    ...(s.properties?.values() ?? []),
-    ...(s.patternProperties ?? []).map(([, node]) => node),
-  ];
+/** The schemas a node applies to the values inside its value, pushed to `into`. */
+function inside(s: SchemaNode, into: SchemaNode[]): SchemaNode[] {
+  for (const node of [s.items, s.contains, s.additionalProperties, s.propertyNames]) if (node) into.push(node);
+  if (s.prefixItems) for (const node of s.prefixItems) into.push(node);
+  if (s.properties) for (const node of s.properties.values()) into.push(node);
+  if (s.patternProperties) for (const [, node] of s.patternProperties) into.push(node);
+  return into;
 }
 
 /**
@@ -56,12 +54,14 @@ export function appliesTooDeepInPlace(root: SchemaNode, patterns?: PatternBudget
     const node = queue[i]!;
     if (depth(node, 0) >= limit) return true;
     if (patterns)
-      for (const pattern of [node.pattern, ...(node.patternProperties ?? []).map(([key]) => key)]) {
+      for (const pattern of node.patternProperties
+        ? [node.pattern, ...node.patternProperties.map(([key]) => key)]
+        : [node.pattern]) {
         if (!pattern) continue;
         patterns.take(pattern.source);
         patterns.instructionsLeft -= pattern.size;
       }
-    for (const next of [...inPlace(node), ...inside(node)])
+    for (const next of inside(node, inPlace(node)))
       if (!seen.has(next)) {
         seen.add(next);
         queue.push(next);

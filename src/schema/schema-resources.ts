@@ -109,9 +109,12 @@ export function resourcesOf(root: object, dialect: number): Resources {
         (state.dynamic.get(name) ?? state.dynamic.set(name, []).get(name)!).push([home, value]);
     state.steps += KEYS.length;
     for (const key of KEYS) {
-      const kid = own(view, key);
-      const kids = Array.isArray(kid) ? kid : isRecord(kid) && MAPS.includes(key) ? Object.values(kid) : [kid];
-      for (const one of kids) walk(one, base, home, depth + 1);
+      // Read first, then asked whether it is its own: most are absent, and a list built for each
+      // (of one `undefined`) was most of the walk's garbage.
+      const kid = view[key];
+      if (kid && typeof kid === "object" && Object.hasOwn(view, key))
+        for (const one of Array.isArray(kid) ? kid : MAPS.includes(key) ? Object.values(kid) : [kid])
+          walk(one, base, home, depth + 1);
     }
   };
   walk(root, ROOT, root, 0);
