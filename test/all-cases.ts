@@ -38,6 +38,7 @@ import "./providers/openai-responses/openai-responses-rules.cases.ts";
 import "./providers/openai-responses/openai-responses-incomplete-reasons.cases.ts";
 import "./providers/openai-responses/openai-responses-unannounced-calls.cases.ts";
 import "./providers/openai-responses/openai-responses-summary-parts.cases.ts";
+import "./providers/openai-responses/openai-responses-reasoning-text.cases.ts";
 import "./providers/openai-responses/openai-responses-built-in-calls.cases.ts";
 import "./providers/openai-responses/openai-responses-programmatic.cases.ts";
 import "./providers/openai-responses/openai-responses-tool-search.cases.ts";

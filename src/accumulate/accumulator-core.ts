@@ -77,16 +77,18 @@ export class ToolCallAccumulatorCore {
     if (s.closed) return;
     switch (delta.type) {
       case "text-delta":
-      case "reasoning-delta":
+      case "reasoning-delta": {
+        const { choice, ...event } = delta; // a reasoning text's `field` too
         // The first choice's go in the finish (with the `turnBlocks` plug-in, where its text came).
-        if (!delta.choice) {
+        if (!choice) {
           if (delta.type === "reasoning-delta") s.reasoning += delta.text;
           else {
             s.text += delta.text;
             this.#options.turnBlocks?.note(s, "text", delta.text.length);
           }
         }
-        return this.#enqueue(withChoice({ type: delta.type, text: delta.text }, delta.choice));
+        return this.#enqueue(withChoice(event, choice));
+      }
       case "reasoning-part":
         // Counted apart from the calls, against their limit (as approval requests and citations are); noted in its place.
         if ((s.reasoningParts ??= []).length >= (this.#options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS))

@@ -110,6 +110,8 @@ export type OpenAIResponsesOutputItem =
       id: string;
       /** The reasoning text as one summary part (none when the provider gave no text). */
       summary: { type: "summary_text"; text: string }[];
+      /** The raw reasoning (`reasoning_text`, gpt-oss's), apart from the summary; absent when none came. */
+      content?: { type: "reasoning_text"; text: string }[];
       /** The provider's encrypted reasoning, to send back unchanged; absent when there is none. */
       encrypted_content?: string;
       /** As a message's: Open Responses gives every item a status (OpenAI's reasoning items have none). */

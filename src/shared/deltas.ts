@@ -92,6 +92,8 @@ export interface ReasoningDelta {
   type: "reasoning-delta";
   /** The text fragment. */
   text: string;
+  /** Which text of an OpenAI Responses reasoning item it is: its `summary`, or its `content`, the raw reasoning (`reasoning_text`, gpt-oss's); absent for a provider with one kind. */
+  field?: "summary" | "content";
   /** The choice it belongs to when the provider streams several (`n > 1`); absent for the first choice. */
   choice?: number;
 }
@@ -136,6 +138,8 @@ export type ReasoningPart =
       encryptedContent?: string;
       /** The item's summary parts, verbatim. */
       summary?: JsonValue[];
+      /** The item's raw reasoning (its `reasoning_text` content parts), verbatim, when it has any. */
+      content?: JsonValue[];
     }
   | {
       /**

@@ -123,14 +123,13 @@ export interface ReasoningDeltaEvent {
   type: "reasoning-delta";
   /** The text fragment. */
   text: string;
+  /** Which text of an OpenAI Responses reasoning item it is, its summary or its raw reasoning; absent for a provider with one kind. */
+  field?: "summary" | "content";
   /** The choice it belongs to when the provider streams several (`n > 1`); absent for the first choice. */
   choice?: number;
 }
 
-/**
- * A reasoning block completed, with what the provider needs back on the next turn (Anthropic's signature or redacted data, a Responses reasoning item's id and encrypted content), emitted where
- * the provider ended the block: after its text's `reasoning-delta`s and before what follows, so that another protocol's encoder can close the block with its signature in place (the `finish` lists the same parts again, for the next turn's messages).
- */
+/** A reasoning block completed, with what the provider needs back on the next turn (Anthropic's signature or redacted data, a Responses reasoning item's id, encrypted content and raw reasoning), emitted where the provider ended the block: after its text's `reasoning-delta`s and before what follows, so that another protocol's encoder can close the block with its signature in place (the `finish` lists the same parts again, for the next turn's messages). */
 export interface ReasoningPartEvent {
   /** The kind of event: always `reasoning-part`. */
   type: "reasoning-part";

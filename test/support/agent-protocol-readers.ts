@@ -323,6 +323,9 @@ const ITEM_SCOPED: Record<string, readonly string[]> = {
   "response.reasoning_summary_part.done": ["summary_index", "part"],
   "response.reasoning_summary_text.delta": ["summary_index", "delta"],
   "response.reasoning_summary_text.done": ["summary_index", "text"],
+  // openai 6's ResponseReasoningTextDeltaEvent and ResponseReasoningTextDoneEvent (raw reasoning, gpt-oss's).
+  "response.reasoning_text.delta": ["content_index", "delta"],
+  "response.reasoning_text.done": ["content_index", "text"],
 };
 /** openai 6's `ResponseOutputText` annotations the encoder writes: required and optional fields. */
 const ANNOTATION_FIELDS: Record<string, readonly [readonly string[], readonly string[]]> = {
@@ -337,6 +340,7 @@ const ITEM_OF: Record<string, string> = {
   custom_tool_call_input: "custom_tool_call",
   reasoning_summary_part: "reasoning",
   reasoning_summary_text: "reasoning",
+  reasoning_text: "reasoning",
 };
 const ITEM_FIELDS: Record<string, readonly [readonly string[], readonly string[]]> = {
   // openai 6's ResponseOutputMessage: `phase` optional (an OpenAI Responses upstream's, gpt-5.3-codex and later).
@@ -481,7 +485,13 @@ export function readResponsesEvents(text: string): ResponsesReading {
       const item = items[at];
       assert(item && !done.has(at), `${type} of an open item`);
       assertEquals(frame["item_id"], item.id, "item_id names the item at output_index");
-      assertEquals(item.type, ITEM_OF[type.split(".")[1]!], `${type} in a ${item.type} item`);
+      // A content part is a message's, or a reasoning item's raw reasoning (`reasoning_text`).
+      const reasoningPart = item.type === "reasoning" && type.startsWith("response.content_part.");
+      assertEquals(
+        item.type,
+        reasoningPart ? "reasoning" : ITEM_OF[type.split(".")[1]!],
+        `${type} in a ${item.type} item`,
+      );
       readItemEvent(type, frame, item, state, at);
     } else if (type === "response.completed" || type === "response.incomplete" || type === "response.failed") {
       keysWithin(frame, ["type", "sequence_number", "response"], [], type);
@@ -556,6 +566,7 @@ function readItemEvent(
   state: { text: string[]; args: string[]; parts: number[] },
   at: number,
 ): void {
+  if (item.type === "reasoning" && !type.includes("summary")) return readReasoningText(type, frame, item);
   const content = item["content"] as Record<string, unknown>[] | undefined;
   const summary = item["summary"] as Record<string, unknown>[] | undefined;
   switch (type) {
@@ -630,4 +641,22 @@ function readItemEvent(
       else assertEquals(frame["part"], part);
     }
   }
+}
+
+/** A reasoning item's raw reasoning (openai 6's `ResponseReasoningItem.content`): `reasoning_text` parts, each opened empty. */
+function readReasoningText(type: string, frame: Record<string, unknown>, item: ResponsesItem): void {
+  item["content"] ??= [];
+  const content = item["content"] as Record<string, unknown>[];
+  const index = frame["content_index"] as number;
+  if (type === "response.content_part.added") {
+    assertEquals(index, content.length, "content parts append");
+    assertEquals(frame["part"], { type: "reasoning_text", text: "" });
+    content.push({ type: "reasoning_text", text: "" });
+    return;
+  }
+  const part = content[index];
+  assert(part, `${type} of a reasoning_text part that was added`);
+  if (type === "response.reasoning_text.delta") part["text"] += frame["delta"] as string;
+  else if (type === "response.reasoning_text.done") assertEquals(frame["text"], part["text"]);
+  else assertEquals(frame["part"], part);
 }

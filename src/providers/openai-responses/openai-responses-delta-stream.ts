@@ -27,33 +27,31 @@ const BUILT_IN_ITEMS = /^(apply_patch|shell|local_shell|mcp|tool_search|computer
 /**
  * OpenAI Responses API streaming events to normalized deltas (also Azure, DeepSeek and LM Studio Responses endpoints).
  *
- * A `function_call` output item is a call whose id is its `call_id` (not the item id) and whose index is
- * its `output_index`; it completes at `function_call_arguments.done`, whose arguments end what streamed.
+ * A `function_call` output item is a call whose id is its `call_id` (not the item id) and whose index is its
+ * `output_index`; it completes at `function_call_arguments.done`, whose arguments end what streamed.
  * `custom_tool_call` items carry free text, kept as a string and never parsed. Events are put back in
- * `sequence_number` order within a bounded window; exact duplicates are dropped and a gap that never fills
- * is reported rather than waited for. A `reasoning` item, at its `output_item.done`, becomes a
- * `reasoning-part` delta (its id, `encrypted_content` and `summary`), in stream order: a manually
- * passed-back turn must repeat it before its calls. A refusal is a `refusal` field part, not text, with
- * the id of its `message` item, which the next turn sends back with the refusal as its `refusal` part: at
- * its `response.refusal.done`, else at its item's end, else at the response's or the input's end with what
- * its deltas streamed (a stream cut before `.done` keeps the refusal it streamed, as it keeps its text).
- * The built-in client tools' items (`apply_patch_call`, `shell_call`, `local_shell_call`, `computer_call`)
- * are calls the application runs, and an `mcp_call` a call the provider ran (see
+ * `sequence_number` order within a bounded window; exact duplicates are dropped and a gap that never fills is reported
+ * rather than waited for. A `reasoning` item, at its `output_item.done`, becomes a `reasoning-part` delta (its id,
+ * `encrypted_content`, `summary` and raw reasoning `content`), in stream order: a manually passed-back turn must
+ * repeat it before its calls. A refusal is a `refusal` field part, not text, with the id of its `message` item, which
+ * the next turn sends back with the refusal as its `refusal` part: at its `response.refusal.done`, else at its item's
+ * end, else at the response's or the input's end with what its deltas streamed (a stream cut before `.done` keeps the
+ * refusal it streamed, as it keeps its text). The built-in client tools' items (`apply_patch_call`, `shell_call`,
+ * `local_shell_call`, `computer_call`) are calls the application runs, and an `mcp_call` a call the provider ran (see
  * {@link ResponsesBuiltInCalls}). A `function_call` of a tool that tool search loaded keeps its `namespace` on
- * `providerMetadata.responsesItem`, which its item must carry back. With programmatic tool calling, a
- * `function_call` made by a program carries a `caller` (`{ type: "program", caller_id }`), kept on the
- * call's `providerMetadata.responsesItem`, and the `program` item that made it (its `code` and the
- * `fingerprint` that "must be round-tripped") on its `providerMetadata.responsesProgram`: the next turn
- * sends the program item back before its calls, and each call with its caller. An `mcp_approval_request`
- * item (a remote MCP tool OpenAI runs only once the application approves it) is an `approval-request`
- * delta at its `output_item.done`, never a call, and bounded as one (`ResponsesApprovals`). A `compaction`
- * item (the context compacted), a server tool's output item (`tool_search_output` of a server tool search,
- * `program_output`, a hosted shell's `shell_call_output`) and a tool OpenAI ran (`web_search_call`, ...)
- * are kept blocks, sent back in place; with `builtInCalls`, also a `providerExecuted` call right before
- * its block. A call whose item never came done ends with its item in `response.completed`; one never
- * announced (a gateway sends its item only done, or only in that output) starts there, known by its item
- * id, else by its place there. A reasoning summary's parts are joined with a blank line, as Codex shows
- * them.
+ * `providerMetadata.responsesItem`, which its item must carry back. With programmatic tool calling, a `function_call`
+ * made by a program carries a `caller` (`{ type: "program", caller_id }`), kept on the call's
+ * `providerMetadata.responsesItem`, and the `program` item that made it (its `code` and the `fingerprint` that "must
+ * be round-tripped") on its `providerMetadata.responsesProgram`: the next turn sends the program item back before its
+ * calls, and each call with its caller. An `mcp_approval_request` item (a remote MCP tool OpenAI runs only once the
+ * application approves it) is an `approval-request` delta at its `output_item.done`, never a call, and bounded as one
+ * (`ResponsesApprovals`). A `compaction` item (the context compacted), a server tool's output item
+ * (`tool_search_output` of a server tool search, `program_output`, a hosted shell's `shell_call_output`) and a tool
+ * OpenAI ran (`web_search_call`, ...) are kept blocks, sent back in place; with `builtInCalls`, also a
+ * `providerExecuted` call right before its block. A call whose item never came done ends with its item in
+ * `response.completed`; one never announced (a gateway sends its item only done, or only in that output) starts there,
+ * known by its item id, else by its place there. A reasoning summary's parts are joined with a blank line, as Codex
+ * shows them; a `reasoning-delta` says whether it is the summary or the raw reasoning (`field`).
  *
  * @example
  * ```ts
@@ -220,7 +218,8 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     if (!text) return;
     if (type === "response.function_call_arguments.delta")
       this.#emit({ type: "tool-call-chunk", index, argumentsDelta: text });
-    else this.#emit({ type: type === "response.output_text.delta" ? "text-delta" : "reasoning-delta", text });
+    else if (type === "response.output_text.delta") this.#emit({ type: "text-delta", text });
+    else this.#emit({ type: "reasoning-delta", text, field: type.includes("summary") ? "summary" : "content" });
   }
 
   #indexOf(event: Payload): number | undefined {
@@ -255,8 +254,8 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     if (type === "program") this.#programs.set(String(item["call_id"]), { responsesProgram: item });
     if (KEPT.test(type)) return this.#emit({ type: "reasoning-part", part: { type: "block", block } });
     if (type === "reasoning" && id) {
+      const { summary, content } = item; // `content`: the raw reasoning (gpt-oss's), which goes back
       const encryptedContent = nonEmptyString(item["encrypted_content"]);
-      const summary = item["summary"];
       return this.#emit({
         type: "reasoning-part",
         part: {
@@ -264,6 +263,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
           id,
           ...(encryptedContent && { encryptedContent }),
           ...(Array.isArray(summary) && { summary }),
+          ...(Array.isArray(content) && content.length > 0 && { content }),
         },
       });
     }

@@ -38,6 +38,8 @@ export function responsesInputItems(turn: AssistantTurn): Record<string, unknown
           type: "reasoning",
           id: part.id,
           summary: part.summary ?? [],
+          // gpt-oss's raw reasoning (vLLM, LM Studio, Ollama): it has no encrypted content, and takes this back.
+          ...(part.content !== undefined ? { content: part.content } : {}),
           ...(part.encryptedContent !== undefined ? { encrypted_content: part.encryptedContent } : {}),
         },
       ],
