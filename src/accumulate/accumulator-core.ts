@@ -32,6 +32,7 @@ export class ToolCallAccumulatorCore {
   readonly #enqueue: (event: ToolCallEvent) => void;
   readonly #onTerminate: () => void;
   readonly #registry: ToolCallRegistry;
+  #stopping = false; // the response stopped or failed: a call completed now is `stopped`
   /** The options as given: the limit and the plug-ins are read from here. */
   readonly #options: ToolCallAccumulatorOptions;
   /** Everything a snapshot keeps besides the registry, as one plain object (so that snapshot and restore are one copy each); in the order of the `finish` event's fields. */
@@ -122,8 +123,8 @@ export class ToolCallAccumulatorCore {
         return;
       case "moderation": // the latest, for the finish
         return void (s.moderation = delta.moderation);
-      case "error":
-        if (delta.error.code === "provider-error") s.providerErrorSeen = true;
+      case "error": // a provider's error stops the response: the calls known whole go out before it (as at a limit)
+        if (delta.error.code === "provider-error" && (s.providerErrorSeen = true)) this.#wholes(false);
         return this.#enqueue(delta); // the event is the delta: `{ type, error }`
       case "done":
         return this.#stop(true);
@@ -135,19 +136,20 @@ export class ToolCallAccumulatorCore {
     if (!this.#s.closed) this.#stop(false);
   }
 
-  /**
-   * Stops before the finish: the open calls known whole (`tool-call-whole`, or a closed value whose
-   * index a call of another id took) complete as if ended (past a limit, not a wrapper: it would open
-   * calls), then `error` as an event with `report`; the others are discarded, never parsed.
-   */
+  /** Stops before the finish: the calls known whole complete, then `error` (with `report`); the others are discarded. */
   abort(reason: AbortReason, error?: StreamErrorInfo, report?: boolean): void {
-    for (const call of this.#registry.open)
-      if (call.whole && !this.#s.closed && (reason !== "limit-exceeded" || !this.#options.unwrapper?.(call)))
-        this.#onEnd(call, {});
+    this.#wholes(reason === "limit-exceeded");
     if (this.#s.closed) return;
     if (report) this.#enqueue({ type: "error", error: error! });
     this.#s.closed = true;
     this.#enqueue({ type: "abort", reason, discarded: this.#registry.drain().map(summary), ...(error && { error }) });
+  }
+
+  /** Completes the open calls known whole as if ended (past a `limit`, not a wrapper: it would open calls), `stopped`. */
+  #wholes(limit: boolean): void {
+    this.#stopping = true;
+    for (const call of this.#registry.open)
+      if (call.whole && !this.#s.closed && !(limit && this.#options.unwrapper?.(call))) this.#onEnd(call, {});
   }
 
   #onChunk(delta: ToolCallChunkDelta): void {
@@ -247,7 +249,7 @@ export class ToolCallAccumulatorCore {
     }
     const toolCall: ToolCall = { ...base, arguments: parsed.value, ...(parsed.repairs && { repairs: parsed.repairs }) };
     this.#s.toolCalls.push(toolCall);
-    this.#enqueue({ type: "tool-call", ...toolCall });
+    this.#enqueue({ type: "tool-call", ...toolCall, ...(this.#stopping && { stopped: true as const }) });
   }
 
   /** An `invalid-tool-call`, listed for the finish. */

@@ -97,7 +97,8 @@ export class ToolCallRegistry {
   /** Marks the open call a `tool-call-whole` names as whole, or no longer. */
   mark(delta: ToolCallWholeDelta): void {
     const call = this.find(delta.choice ?? 0, delta.index);
-    if (call) call.whole = delta.whole;
+    // Only a closed value: an interleaving server may come back to a call a later index followed.
+    if (call) call.whole = delta.whole && (call.inputFormat === "text" || call.args.isClosedValue);
   }
 
   /** Open calls of one choice (or of all), in index order. */

@@ -185,6 +185,8 @@ export interface ToolCallDeltaEvent {
 export interface CompletedToolCallEvent extends ToolCall {
   /** The kind of event: always `tool-call`. */
   type: "tool-call";
+  /** Completed as the response stopped or failed (a limit, a cut, the signal, a provider's error): whole, but of a failed turn, so runners never run it (a `cancelled` error). */
+  stopped?: true;
 }
 
 /** A complete call whose arguments are not valid JSON; the raw text is kept. */
@@ -207,10 +209,8 @@ export interface SchemaViolation {
 }
 
 /**
- * With early validation, a call's arguments can no longer match its tool's schema, whatever
- * follows: emitted once per call, right after the `tool-call-delta` whose fragment made it so. The
- * call goes on streaming and ends as an `invalid-tool-call` (unless `abortOnViolation` ended the
- * stream here).
+ * With early validation, a call's arguments can no longer match its tool's schema, whatever follows: emitted once per call, right
+ * after the `tool-call-delta` whose fragment made it so. It goes on and ends as an `invalid-tool-call` (unless `abortOnViolation` ended the stream here).
  */
 export interface ToolCallViolationEvent {
   /** The kind of event: always `tool-call-violation`. */

@@ -18,6 +18,8 @@ export class StepRecord {
   /** The calls denied (never run), and those held for the application to approve (no `approve` option). */
   readonly #denied = new Set<string>();
   readonly #held = new Set<string>();
+  /** The calls whose `tool-call` or `invalid-tool-call` the step's events held (past a `beforeTools` stage). */
+  readonly #calls = new Set<string>();
   /** For a turn cut at a schema violation (`earlyValidation` with `abortOnViolation`): what a finish would have listed. */
   readonly #cut:
     | {
@@ -43,6 +45,7 @@ export class StepRecord {
       if ("arguments" in call) cut.toolCalls.push(call);
       else cut.invalidToolCalls.push(call);
     } else if (cut && event.type === "tool-call-violation") cut.violation = event;
+    if (event.type === "tool-call" || event.type === "invalid-tool-call") this.#calls.add(callKey(event));
     if (event.type === "finish" || event.type === "abort") this.terminal = event;
     else if (event.type === "tool-result" && !event.preliminary) {
       const { result: output, acknowledgedSafetyChecks } = event;
@@ -66,6 +69,11 @@ export class StepRecord {
     const stopped = terminal.discarded.find((call) => callKey(call) === callKey(violation));
     if (!stopped) return undefined;
     return { ...turn, invalidToolCalls: [...turn.invalidToolCalls, { ...stopped, error: violation.error }] };
+  }
+
+  /** The step's events held this call (a `beforeTools` stage may leave calls out). */
+  passed(call: ToolCall): boolean {
+    return this.#calls.has(callKey(call));
   }
 
   /** A call that asked for approval when nobody can give it (the loop has no `approve` option): the application answers it. */

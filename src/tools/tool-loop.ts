@@ -189,7 +189,8 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
       return;
     }
     if (terminal?.type === "finish" && terminal.container) container = terminal.container.id;
-    const calls = turnCalls(turn);
+    // A call the `beforeTools` stage left out is not sent back: the provider would want its answer.
+    const calls = turnCalls(turn).filter((call) => !options.beforeTools || record.passed(call));
     const own = calls.filter((call) => !call.providerExecuted);
     // The reasoning goes back too: Cohere's tool plan and Ollama's thinking belong to the turn with the calls.
     const assistant = assistantMessage(provider, {

@@ -127,7 +127,8 @@ export class ToolRunner {
     const tool = ownValue(this.#options.tools, call.name);
     if (!tool) return this.#fail(call, toolErrorInfo("unknown-tool", this.#toolNames()));
     const { type: _type, ...plain } = call;
-    if (this.#options.signal?.aborted) return this.#fail(call, toolErrorInfo("cancelled"));
+    // A call completed as the response stopped or failed belongs to no turn to answer: never run.
+    if (this.#options.signal?.aborted || call.stopped) return this.#fail(call, toolErrorInfo("cancelled"));
     const job: Job = { call: plain, tool, args: call.arguments, state: "validating" };
     this.#jobs.add(job);
     const verdict = argumentsVerdict(call, tool, this.#options);

@@ -14,8 +14,11 @@ function assertPrefixOfWhole(cut: ToolCallEvent[], whole: ToolCallEvent[], where
   const last = cut.at(-1);
   assert(last?.type === "abort" || last?.type === "finish", `${where}: ends with finish or abort`);
   const body = cut.slice(0, -1);
-  // OpenAI Chat ends at a cut each call a later index followed (sent whole): its event is the whole run's for it.
-  const same = (e: ToolCallEvent): boolean => whole.some((w) => JSON.stringify(w) === JSON.stringify(e));
+  // OpenAI Chat ends at a cut each call a later index followed (sent whole): its event is the whole run's for it,
+  // marked `stopped` (its turn failed: no runner runs it).
+  const same = (e: ToolCallEvent): boolean =>
+    (e.type !== "tool-call" || e.stopped === true) &&
+    whole.some((w) => JSON.stringify(w) === JSON.stringify({ ...e, stopped: undefined }));
   while (/^(invalid-)?tool-call$/.test(body.at(-1)?.type ?? "") && last.type === "abort" && same(body.at(-1)!))
     body.pop();
   // A call whose arguments go out whole at its close (Gemini's streamed `partialArgs`) gives, cut,

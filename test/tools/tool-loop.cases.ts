@@ -18,7 +18,7 @@ import {
 import { allFixtures } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { eventually } from "../support/sources.ts";
-import { collect } from "../support/streams.ts";
+import { chatChunk, collect, openAISSE } from "../support/streams.ts";
 import { controlledTool, deferred, endsOrHangs, live, replayModel } from "../support/tool-fakes.ts";
 
 // The recorded conversations (test/support/conversations) hold each request the recorded client
@@ -32,6 +32,8 @@ const last = (events: readonly ToolLoopEvent[]): LoopFinishEvent => {
   return final;
 };
 const answer = (result: JsonValue): RunnableTool => ({ run: () => result });
+const chatFragment = (index: number, args: string, id: string, name: string): unknown =>
+  chatChunk({ tool_calls: [{ index, id, type: "function", function: { name, arguments: args } }] });
 
 group("runToolLoop against recorded conversations", (test) => {
   test("OpenAI Chat: two parallel calls run, and step 2 sends the assistant turn and both tool messages the recorded client sent", async () => {
@@ -331,6 +333,75 @@ group("runToolLoop events and limits", (test) => {
       ],
     );
     assert(!events.some((e) => "index" in e && e.index === 1 && e.step === 1), "no event of the call left out");
+  });
+
+  test("beforeTools: a stage that drops a call's events but passes the finish unchanged sends no unanswered call back", async () => {
+    const body = openAISSE([
+      chatFragment(0, '{"city":"Paris"}', "call_a", "get_weather"),
+      chatFragment(1, '{"zone":"UTC"}', "call_b", "get_time"),
+      chatChunk({}, "tool_calls"),
+    ]);
+    const model = replayModel([body, openAISSE([chatChunk({ content: "done" }), chatChunk({}, "stop")])]);
+    const ran: string[] = [];
+    const tool = (name: string): RunnableTool => ({ run: () => (ran.push(name), "ok") });
+    await collect(
+      runToolLoop({
+        provider: "openai",
+        messages: [],
+        tools: { get_weather: tool("get_weather"), get_time: tool("get_time") },
+        call: model.call,
+        beforeTools: () =>
+          new TransformStream<ToolCallEvent, ToolCallEvent>({
+            transform(event, out) {
+              if (!("name" in event && event.name === "get_time")) out.enqueue(event);
+            },
+          }),
+      }),
+    );
+    assertEquals(ran, ["get_weather"]);
+    const sent = model.requests[1]!.messages as { role: string; tool_calls?: { id: string }[] }[];
+    assertEquals(
+      sent.map((m) => [m.role, m.tool_calls?.map((c) => c.id)]),
+      [
+        ["assistant", ["call_a"]],
+        ["tool", undefined],
+      ],
+    );
+  });
+
+  test("a call delivered at a stop (a limit, a provider error) never runs: the step ends aborted", async () => {
+    const error = { error: { message: "boom", type: "InternalServerError", code: 500 } };
+    const [a, b] = [
+      chatFragment(0, '{"to":"bob"}', "call_a", "send"),
+      chatFragment(1, '{"to":"carol"}', "call_b", "send"),
+    ];
+    // Ollama's /v1 sends each parallel call whole at index 0.
+    const c = chatFragment(0, '{"to":"carol"}', "call_c", "send");
+    const cases: [string, string, number | undefined, string][] = [
+      ["maxToolCalls", openAISSE([a, b, chatChunk({}, "tool_calls")]), 1, "limit-exceeded"],
+      ["provider error, [DONE]", openAISSE([a, b, error]), undefined, "provider-error"],
+      ["provider error, body ends", openAISSE([a, b, error], false), undefined, "provider-error"],
+      ["index 0 again, provider error", openAISSE([a, c, error]), undefined, "provider-error"],
+    ];
+    for (const [name, body, maxToolCalls, reason] of cases) {
+      const ran: string[] = [];
+      const events = await collect(
+        runToolLoop({
+          provider: "openai",
+          messages: [],
+          ...(maxToolCalls && { maxToolCalls }),
+          tools: { send: { run: (args) => (ran.push((args as { to: string }).to), "sent") } },
+          call: replayModel([body]).call,
+        }),
+      );
+      assertEquals(ran, [], name);
+      const call = events.find((e) => e.type === "tool-call");
+      assert(call?.type === "tool-call" && call.stopped === true, `${name}: the call is delivered, marked stopped`);
+      const order = events.filter((e) => ["tool-call", "error", "abort"].includes(e.type)).map((e) => e.type);
+      assertEquals(order, ["tool-call", "error", "abort"], name);
+      const abort = events.find((e) => e.type === "abort");
+      assertEquals([abort?.type === "abort" && abort.reason, last(events).reason], [reason, "aborted"], name);
+    }
   });
 
   test("an unknown tool is answered with its tool-error, so the model reads what exists", async () => {

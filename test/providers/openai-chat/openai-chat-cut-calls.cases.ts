@@ -58,13 +58,14 @@ group("OpenAI Chat: a call a later index followed is complete at a cut", (test) 
     );
   });
 
-  test("a provider error, then [DONE] (vLLM): call 0 is delivered, call 1 discarded", async () => {
-    assertEquals(outcome(await run(openAISSE([...twoCalls(), error]))), [
-      ['lookup {"q":"tides"}'],
-      [],
-      ["get_weather"],
-      "abort:provider-error",
-    ]);
+  test("a provider error, then [DONE] (vLLM): call 0 is delivered before the error, call 1 discarded", async () => {
+    const events = await run(openAISSE([...twoCalls(), error]));
+    assertEquals(outcome(events), [['lookup {"q":"tides"}'], [], ["get_weather"], "abort:provider-error"]);
+    // Before the error: the Chat, UI and AG-UI encoders stop at an error.
+    assertEquals(
+      events.slice(-3).map((e) => e.type),
+      ["tool-call", "error", "abort"],
+    );
   });
 
   test("a provider error, then the body ends: call 0 is delivered, call 1 discarded", async () => {
@@ -76,11 +77,15 @@ group("OpenAI Chat: a call a later index followed is complete at a cut", (test) 
     ]);
   });
 
-  test("call 0's arguments are not JSON: an invalid call (invalid-json), never repaired into a value", async () => {
-    const events = await run(openAISSE(twoCalls('{"q":'), false));
-    assertEquals(outcome(events), [[], ["lookup invalid-json"], ["get_weather"], "abort:input-ended"]);
-    const invalid = events.find((e) => e.type === "invalid-tool-call");
-    assert(invalid?.type === "invalid-tool-call" && invalid.rawArguments === '{"q":', "its raw text kept");
+  test("call 0's arguments are no closed value (an interleaving server may come back to it): both discarded, at a cut or a limit", async () => {
+    for (const args of ['{"q":', '{"q":"tides",', '{"a":[1,2']) {
+      const cut = await run(openAISSE(twoCalls(args), false));
+      assertEquals(outcome(cut), [[], [], ["lookup", "get_weather"], "abort:input-ended"], args);
+      const limit = await run2(openAISSE([...twoCalls(args), fragment(1, "x".repeat(20))]), { maxArgumentsLength: 20 });
+      assertEquals(outcome(limit), [[], [], ["lookup", "get_weather"], "abort:limit-exceeded"], args);
+      const abort = cut.at(-1);
+      assertEquals(abort?.type === "abort" && abort.discarded[0]?.rawArguments, args);
+    }
   });
 
   test("three calls cut in the third: the first two delivered in order", async () => {
@@ -268,13 +273,13 @@ group("OpenAI-compatible: a call whose id changes at the same index is complete 
     ]);
   });
 
-  test("a provider error, then [DONE]: the call before the new id is delivered", async () => {
-    assertEquals(outcome(await run(openAISSE([...calls, error]))), [
-      ['lookup {"q":"tides"}'],
-      [],
-      ["get_weather"],
-      "abort:provider-error",
-    ]);
+  test("a provider error, then [DONE]: the call before the new id is delivered, before the error", async () => {
+    const events = await run(openAISSE([...calls, error]));
+    assertEquals(outcome(events), [['lookup {"q":"tides"}'], [], ["get_weather"], "abort:provider-error"]);
+    assertEquals(
+      events.slice(-3).map((e) => e.type),
+      ["tool-call", "error", "abort"],
+    );
   });
 
   test("a call whose arguments were not a closed value when the new id came is never delivered at a cut", async () => {
