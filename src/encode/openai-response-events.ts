@@ -19,7 +19,6 @@ import {
 import { responseSettings } from "./openai-response-settings.ts";
 import { phaseOf } from "../shared/values.ts";
 import { responsesModeration } from "./moderation.ts";
-import { ResponsesReasoningTexts } from "./openai-response-reasoning.ts";
 import { isRefusal, openingPart, placeRefusal, refusalBlock, refusalOf, writeRefusal } from "./refusal.ts";
 import { cutCallError, finalArguments, holding, responsesIncomplete } from "./cut-calls.ts";
 import { abortError, type EncodableEvent, FAILED_FINISH, resultOfSkipped, withdrawn } from "./protocol-encoder.ts";
@@ -54,8 +53,6 @@ export class OpenAIResponseEvents {
   readonly #held: InvalidToolCallEvent[] = [];
   /** The `phase` of the message item opened next (`commentary`, `final_answer`), when the provider gave one. */
   #phase: string | undefined;
-  /** The open reasoning item's summary and raw reasoning. */
-  readonly #reasoning = new ResponsesReasoningTexts();
 
   /** Writes through `emit`. */
   constructor(emit: (event: OpenAIResponsesStreamEvent) => void, options: OpenAIResponsesEncoderOptions) {
@@ -99,10 +96,8 @@ export class OpenAIResponseEvents {
     if (!holding(event)) this.#release();
     switch (event.type) {
       case "text-delta":
-        return this.#blocks.text("text", event.text);
       case "reasoning-delta":
-        this.#reasoning.came(event.text, event.field);
-        return this.#blocks.text("reasoning", event.text);
+        return this.#blocks.text(event.type === "text-delta" ? "text" : "reasoning", event.text);
       case "reasoning-part":
         // A message's phase (OpenAI Responses'): the message before it ends, and the message opened next has it.
         this.#phase = phaseOf(event.part) ?? this.#phase;
@@ -196,7 +191,9 @@ export class OpenAIResponseEvents {
       return this.#send("response.output_text.delta", { ...at, content_index: 0, delta, logprobs: [] });
     if (item.type === "function_call") return this.#send("response.function_call_arguments.delta", { ...at, delta });
     if (item.type === "custom_tool_call") return this.#send("response.custom_tool_call_input.delta", { ...at, delta });
-    this.#reasoning.delta(at, delta, (type, fields) => this.#send(type, fields));
+    if (block.sent.length === 1)
+      this.#send("response.reasoning_summary_part.added", { ...at, summary_index: 0, part: summary("") });
+    this.#send("response.reasoning_summary_text.delta", { ...at, summary_index: 0, delta });
   }
 
   #close(block: SequencedBlock): void {
@@ -236,7 +233,11 @@ export class OpenAIResponseEvents {
         Object.assign(item, { status, input: final });
       }
     } else if (item.type === "reasoning") {
-      this.#reasoning.close(item, at, (type, fields) => this.#send(type, fields));
+      if (text !== "") {
+        this.#send("response.reasoning_summary_text.done", { ...at, summary_index: 0, text });
+        this.#send("response.reasoning_summary_part.done", { ...at, summary_index: 0, part: summary(text) });
+        item.summary = [summary(text)];
+      }
       const part = "part" in block ? block.part : undefined; // reasoning, redacted or kept
       const encrypted = part && this.#encrypted(part);
       if (encrypted !== undefined) item.encrypted_content = encrypted;
@@ -295,3 +296,4 @@ export class OpenAIResponseEvents {
 }
 
 const PREFIX = { text: "msg", reasoning: "rs", redacted: "rs", kept: "rs", call: "fc", custom: "ctc" } as const;
+const summary = (text: string): { type: "summary_text"; text: string } => ({ type: "summary_text", text });

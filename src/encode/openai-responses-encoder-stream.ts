@@ -23,9 +23,9 @@ import { ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder } from
  *   `output_text.delta`, `output_text.done`, `content_part.done`); reasoning a `reasoning` item
  *   with one summary part (`reasoning_summary_part.added`, `reasoning_summary_text.delta`,
  *   `.done`, `reasoning_summary_part.done`) and `encrypted_content` when the provider gave one
- *   (see `encryptedContent` to carry another provider's state); raw reasoning (a `reasoning-delta`
- *   with `field: "content"`, gpt-oss's) is the item's `reasoning_text` content part apart from the
- *   summary (`content_part.added`, `reasoning_text.delta`, `.done`, `content_part.done`).
+ *   (see `encryptedContent` to carry another provider's state). Raw reasoning (a
+ *   `reasoning-delta` with `field: "content"`, gpt-oss's) is written as summary too: OpenAI names
+ *   its events `reasoning_text.*`, Open Responses `reasoning.*`, and every client reads a summary.
  * - Each call is a `function_call` item (`call_id`, `name`), its arguments as
  *   `function_call_arguments.delta` then `.done` with the whole text; a free-text call a
  *   `custom_tool_call` (`custom_tool_call_input.delta`, `.done`). A call without an id (Gemini),
