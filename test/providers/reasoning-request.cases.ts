@@ -204,14 +204,39 @@ group("Reasoning: each provider takes back its own kind of reasoning, and only t
     assertEquals(turn("bedrock", "amazon.nova-pro-v1:0").includes("reasoningContent"), false);
   });
 
-  test("OpenAI Responses: the items with encrypted content, before the calls they reasoned for", () => {
+  test("OpenAI Responses: the items, before the calls they reasoned for; one of no encrypted content by its id", () => {
     const input = body("openai-responses", { messages: toolLoop([signed, item, redacted, bare]) })["input"];
-    assertEquals((input as unknown[]).slice(1, 3), [
+    // A stored response's item (store absent or true) goes back by its id, which OpenAI looks up.
+    assertEquals((input as unknown[]).slice(1, 4), [
       { type: "reasoning", id: "rs_1", summary: [], encrypted_content: "gAAAA" },
+      { type: "reasoning", id: "rs_2", summary: [] },
       { type: "function_call", call_id: "toolu_1", name: "get_weather", arguments: '{"city":"Paris"}' },
     ]);
     const alone: RequestMessage[] = [...ask, { role: "assistant", content: "", toolCalls: [], reasoningParts: [item] }];
     assertEquals(JSON.stringify(body("openai-responses", { messages: alone })).includes("reasoning"), false);
+  });
+
+  test("OpenAI Responses: a reasoning item of no encrypted content keeps its summary and raw content; with store: false it is left out", () => {
+    const summary = [{ type: "summary_text", text: "**Checking the weather**" }];
+    const content = [{ type: "reasoning_text", text: "Paris, so metric." }];
+    const stored = { type: "item" as const, id: "rs_3", summary };
+    const raw = { type: "item" as const, id: "rs_4", summary: [], content };
+    const input = (store?: boolean) =>
+      (
+        body("openai-responses", {
+          messages: toolLoop([stored, raw, item]),
+          ...(store === undefined ? {} : { store }),
+        })["input"] as unknown[]
+      ).slice(1, -2);
+    const all = [
+      { type: "reasoning", id: "rs_3", summary },
+      { type: "reasoning", id: "rs_4", summary: [], content },
+      { type: "reasoning", id: "rs_1", summary: [], encrypted_content: "gAAAA" },
+    ];
+    assertEquals(input(), all);
+    assertEquals(input(true), all);
+    // Not stored, OpenAI cannot find rs_3 by its id (a 404); rs_4 carries its own reasoning.
+    assertEquals(input(false), all.slice(1));
   });
 
   test("the other providers are sent no reasoning state; Ollama takes the reasoning text back as thinking", () => {

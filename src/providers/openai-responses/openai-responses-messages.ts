@@ -1,3 +1,4 @@
+import type { ReasoningPart } from "../../shared/deltas.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { isRecord } from "../../shared/values.ts";
 import { asText, idOf, type AssistantTurn, type ToolResult } from "../turn.ts";
@@ -33,16 +34,7 @@ export function responsesInputItems(turn: AssistantTurn): Record<string, unknown
   return responsesTurnItems(
     ordered,
     {
-      reasoning: (part) => [
-        {
-          type: "reasoning",
-          id: part.id,
-          summary: part.summary ?? [],
-          // gpt-oss's raw reasoning (vLLM, LM Studio, Ollama): it has no encrypted content, and takes this back.
-          ...(part.content !== undefined ? { content: part.content } : {}),
-          ...(part.encryptedContent !== undefined ? { encrypted_content: part.encryptedContent } : {}),
-        },
-      ],
+      reasoning: (part) => [reasoningItem(part)],
       text: (text) => ({ type: "message", role: "assistant", content: text }),
       call: (call, outputs) => {
         const builtIn = builtInItem(call);
@@ -62,6 +54,27 @@ export function responsesInputItems(turn: AssistantTurn): Record<string, unknown
     },
     (turn.approvalRequests ?? []).map(approvalRequestItem),
   );
+}
+
+/**
+ * A reasoning part as its `reasoning` input item: its `id` and `summary`, its raw reasoning
+ * `content` and its `encrypted_content` when it has them. Of no encrypted content, OpenAI finds the
+ * item by its id among the stored response's (`store` true, its default).
+ *
+ * @example
+ * ```ts
+ * reasoningItem({ type: "item", id: "rs_1", summary: [] }); // { type: "reasoning", id: "rs_1", summary: [] }
+ * ```
+ */
+export function reasoningItem(part: Extract<ReasoningPart, { type: "item" }>): Record<string, unknown> {
+  return {
+    type: "reasoning",
+    id: part.id,
+    summary: part.summary ?? [],
+    // gpt-oss's raw reasoning (vLLM, LM Studio, Ollama): it has no encrypted content, and takes this back.
+    ...(part.content !== undefined ? { content: part.content } : {}),
+    ...(part.encryptedContent !== undefined ? { encrypted_content: part.encryptedContent } : {}),
+  };
 }
 
 /**

@@ -14,7 +14,7 @@ import {
 import type { JsonValue } from "../../shared/json.ts";
 import { fileKind, fileUrl, hasFiles, resultBlocks } from "../media.ts";
 import { isComputerCall } from "./openai-responses-computer.ts";
-import { builtInItem, callerOf, callFields, toolOutput } from "./openai-responses-messages.ts";
+import { builtInItem, callerOf, callFields, reasoningItem, toolOutput } from "./openai-responses-messages.ts";
 import { responsesTurnItems } from "./openai-responses-turn-items.ts";
 import { openAIResponsesToolDefinitions } from "./openai-responses-tools.ts";
 
@@ -32,7 +32,7 @@ import { openAIResponsesToolDefinitions } from "./openai-responses-tools.ts";
 export function openAIResponsesRequestBody(request: ProviderRequest): Fields {
   const body: Fields = {
     model: request.model,
-    input: inputItems(request.messages),
+    input: inputItems(request.messages, request.store),
     stream: true,
   };
   if (request.tools.length > 0) {
@@ -56,16 +56,21 @@ export function openAIResponsesRequestBody(request: ProviderRequest): Fields {
 }
 
 /** The conversation as input items; a result of a built-in tool's call is an item of its kind. */
-function inputItems(messages: readonly RequestMessage[]): Fields[] {
+function inputItems(messages: readonly RequestMessage[], store: boolean | undefined): Fields[] {
   const calls = new Map<string, RequestToolCall>();
   const served = answersServerCall(messages);
   return messages.flatMap((message, i) => {
     if (message.role === "assistant") for (const call of message.toolCalls) if (call.id) calls.set(call.id, call);
-    return served(message) ? [] : toInputItems(message, `messages[${i}]`, calls);
+    return served(message) ? [] : toInputItems(message, `messages[${i}]`, calls, store);
   });
 }
 
-function toInputItems(message: RequestMessage, path: string, calls: ReadonlyMap<string, RequestToolCall>): Fields[] {
+function toInputItems(
+  message: RequestMessage,
+  path: string,
+  calls: ReadonlyMap<string, RequestToolCall>,
+  store: boolean | undefined,
+): Fields[] {
   switch (message.role) {
     case "system":
       return [{ role: message.role, content: message.content }];
@@ -76,17 +81,14 @@ function toInputItems(message: RequestMessage, path: string, calls: ReadonlyMap<
       // In the order the stream gave them (`order`), else reasoning, text, calls; a reasoning item
       // with nothing after it is left out (responsesTurnItems).
       return responsesTurnItems<RequestToolCall>(turnOf(message), {
+        // An item of no encrypted content goes back by its id, which OpenAI looks up in the stored
+        // response; with `store: false` nothing is stored (OpenAI answers 404 "Items are not
+        // persisted when `store` is set to false"), so such an item is left out, unless it carries
+        // its raw reasoning (`content`: gpt-oss servers, which keep nothing and take it back).
         reasoning: (part) =>
-          part.encryptedContent === undefined
+          store === false && part.encryptedContent === undefined && part.content === undefined
             ? []
-            : [
-                {
-                  type: "reasoning",
-                  id: part.id,
-                  summary: part.summary ?? [],
-                  encrypted_content: part.encryptedContent,
-                },
-              ],
+            : [reasoningItem(part)],
         text: (text) => ({ role: "assistant", content: text }),
         call: (call, outputs, i) => {
           const id = callId(call, `${path}.tool_calls[${i}]`);
