@@ -108,3 +108,24 @@ export function checkParameters(schema: unknown, path: string, patterns: Pattern
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more problems in this schema)` : "";
   throw invalidField(first.path, `\`${first.path}\` ${first.message}${more}.`);
 }
+
+/** Where each API a client may have copied a tool from puts its JSON Schema. */
+const SCHEMA_KEYS = ["parameters", "input_schema", "inputSchema", "schema"] as const;
+
+/**
+ * A 400 for a tool `fields` (at `path`) that has no schema under `key`, its protocol's name for
+ * it, but one under another API's (Chat's `parameters` sent to Messages, Anthropic's `input_schema`
+ * to Responses, the AI SDK's `inputSchema`, MCP's `schema`): read as a tool without parameters,
+ * it would reach the model with none, and its calls would be checked against nothing.
+ *
+ * @example
+ * ```ts
+ * misnamedSchema({ name: "get_weather", parameters: {} }, "tools[0]", "input_schema"); // throws a 400 naming tools[0].parameters
+ * ```
+ */
+export function misnamedSchema(fields: Record<string, unknown>, path: string, key: (typeof SCHEMA_KEYS)[number]): void {
+  if (own(fields, key) !== undefined) return;
+  const misnamed = SCHEMA_KEYS.find((other) => other !== key && own(fields, other) !== undefined);
+  if (misnamed !== undefined)
+    throw invalidField(`${path}.${misnamed}`, `The tool's JSON Schema goes in \`${key}\`, not \`${misnamed}\`.`);
+}

@@ -4,7 +4,16 @@ import { parseMessages, requiredString, toolNameError } from "./parse-messages.t
 import { parseReasoning } from "./parse-reasoning.ts";
 import { parseSampling, SAMPLING_FIELDS } from "./parse-sampling.ts";
 import { checkSearchModel } from "./search-models.ts";
-import { boundedInteger, boundedNumber, checkParameters, isObject, own, tooDeep, tooDeepError } from "./json-fields.ts";
+import {
+  boundedInteger,
+  boundedNumber,
+  checkParameters,
+  isObject,
+  misnamedSchema,
+  own,
+  tooDeep,
+  tooDeepError,
+} from "./json-fields.ts";
 import type { JsonObject, StreamRequest, ToolChoice } from "./stream-request.ts";
 
 /**
@@ -200,11 +209,7 @@ function parseTool(value: unknown, toolPath: string, bounds: RequestBounds, patt
   const raw = own(fn, "description");
   const description = raw === undefined ? undefined : requiredString(raw, `${path}.description`);
   const given = own(fn, "parameters");
-  // Other APIs' names for the schema (Anthropic's, the AI SDK's, MCP's): a tool sent with one would
-  // silently lose its schema, so it is named instead.
-  const misnamed = ["input_schema", "inputSchema", "schema"].find((key) => own(fn, key) !== undefined);
-  if (given === undefined && misnamed !== undefined)
-    throw invalidField(`${path}.${misnamed}`, `The tool's JSON Schema goes in \`parameters\`, not \`${misnamed}\`.`);
+  misnamedSchema(fn, path, "parameters");
   if (given !== undefined && !isObject(given))
     throw invalidField(`${path}.parameters`, "`parameters` must be a JSON Schema object.");
   if (given !== undefined) checkParameters(given, `${path}.parameters`, patterns);

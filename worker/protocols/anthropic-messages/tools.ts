@@ -15,7 +15,7 @@
  * @module
  */
 import { invalidField } from "../../response/json-error.ts";
-import { isObject, own } from "../../request/json-fields.ts";
+import { isObject, misnamedSchema, own } from "../../request/json-fields.ts";
 import type { JsonObject, StreamRequest } from "../../request/stream-request.ts";
 import { upstreamProviders } from "../../upstream/providers/index.ts";
 import { isChatSearchModel, searchNotRefusable } from "../../request/search-models.ts";
@@ -119,6 +119,7 @@ export function messagesTools(
 
 /** A client tool as a `/v1/stream` tool. */
 function clientTool(fields: Record<string, unknown>, i: number): WireTool {
+  misnamedSchema(fields, `tools[${i}]`, "input_schema");
   const description = own(fields, "description");
   // Claude Code's fine-grained tool streaming, per tool: Anthropic takes it, the others ignore it.
   const eager = own(fields, "eager_input_streaming");

@@ -77,12 +77,13 @@ export function chatTools(fields: Record<string, unknown>): ChatTools {
 }
 
 /**
- * A field of the translated body as the client named it: a tool's `name`, `description` and
- * `parameters` under its `function` or `custom` (`tools[0].name` is `tools[0].custom.name`).
+ * A field of the translated body as the client named it: a tool's fields (`name`, `description`,
+ * `parameters`, a misnamed `input_schema`) under its `function` or `custom` (`tools[0].name` is
+ * `tools[0].custom.name`), as the translated tool holds only those.
  */
 export function chatToolField(field: string, kinds: ChatTools["kinds"]): string {
   return field.replace(
-    /^tools\[(\d+)\]\.(name|description|parameters)(?=$|[.[])/,
+    /^tools\[(\d+)\]\.([\w$]+)(?=$|[.[])/,
     (_, i: string, key: string) => `tools[${i}].${kinds[Number(i)] ?? "function"}.${key}`,
   );
 }

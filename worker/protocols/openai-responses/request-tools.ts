@@ -7,7 +7,7 @@
  */
 import { PatternBudget } from "../../../src/index.ts";
 import { type HttpError, invalidField } from "../../response/json-error.ts";
-import { checkParameters, isObject, own } from "../../request/json-fields.ts";
+import { checkParameters, isObject, misnamedSchema, own } from "../../request/json-fields.ts";
 import { upstreamProviders } from "../../upstream/providers/index.ts";
 import type { JsonObject } from "../../request/stream-request.ts";
 import { AGENT_BOUNDS } from "../../request/parse-stream-request.ts";
@@ -63,6 +63,13 @@ export function toolsOf(
       throw invalidField(`${at}.description`, "`description` must be a string.");
     const described = typeof description === "string" ? { description } : {};
     if (type === "function") {
+      // Chat Completions' form, which would otherwise be told its `name` is no tool name.
+      if (own(fields, "name") === undefined && isObject(own(fields, "function")))
+        throw invalidField(
+          `${at}.function`,
+          "A Responses function tool has its `name` and `parameters` at its top level, not under `function` (Chat Completions' form).",
+        );
+      misnamedSchema(fields, at, "parameters");
       // Checked here, at the client's index: dropped tools shift the indexes of the translated body.
       const parameters = own(fields, "parameters") ?? { type: "object" };
       if (isObject(parameters)) checkParameters(parameters, `${at}.parameters`, patterns);
