@@ -1,6 +1,7 @@
 // A tool's schema under another API's name (Chat's `parameters` sent to Messages, Anthropic's
 // `input_schema` sent to Responses) would reach the model as a tool without a schema: every
-// endpoint names the field instead, at the path where the client wrote it, and calls no provider.
+// endpoint names the field instead, at the path where the client wrote it, and calls no provider;
+// so does /v1/messages for a tool of another API's `type: "function"`, which it would drop.
 import { describe, expect, it } from "vitest";
 import { FakeUpstream, liveOpenAI, testEnv, worker } from "./support.ts";
 
@@ -41,6 +42,28 @@ describe("a tool's schema under another API's name", () => {
           type: "invalid_request_error",
           message: `The tool's JSON Schema goes in \`input_schema\`, not \`${key}\`. (field: tools[0].${key})`,
           details: { error_code: "invalid_request" },
+        },
+      });
+    }
+  });
+
+  it("/v1/messages: a tool of Chat Completions' or Responses' form (`type: \"function\"`) is a 400, not dropped as a server tool", async () => {
+    for (const tool of [
+      { type: "function", function: { name: "get_weather", parameters: schema } },
+      { type: "function", name: "get_weather", parameters: schema },
+    ]) {
+      const answer = await refusal("/v1/messages", {
+        model: "anthropic/claude-sonnet-4-6",
+        max_tokens: 64,
+        messages,
+        tools: [tool],
+      });
+      expect(answer).toMatchObject({ status: 400, upstream: 0 });
+      expect(JSON.parse(answer.text)).toMatchObject({
+        error: {
+          type: "invalid_request_error",
+          message:
+            "A Messages tool is `{name, description?, input_schema}`, with no `type` (or `custom`): `function` is Chat Completions' and Responses' form. (field: tools[0].type)",
         },
       });
     }

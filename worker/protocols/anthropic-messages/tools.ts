@@ -62,6 +62,12 @@ export function messagesTools(
           const fields = objectAt(tool, `tools[${i}]`);
           const type = own(fields, "type");
           if (type === undefined || type === null || type === "custom") return [clientTool(fields, i)];
+          // No server tool's type: another API's function tool, which would be dropped as one unseen.
+          if (type === "function")
+            throw invalidField(
+              `tools[${i}].type`,
+              "A Messages tool is `{name, description?, input_schema}`, with no `type` (or `custom`): `function` is Chat Completions' and Responses' form.",
+            );
           const name = own(fields, "name");
           if (typeof name === "string") named.set(name, String(type));
           // Every search tool's domain lists, forwarded, mapped or dropped; its limits when a Chat
