@@ -117,6 +117,50 @@ describe("POST /v1/stream client authentication", () => {
   });
 });
 
+describe("the client token's comparison", () => {
+  const letIn = async (presented: string, configured: string): Promise<boolean> => {
+    const request = new Request("https://w.example/v1/responses", { headers: { "x-api-key": presented } });
+    try {
+      await authenticate(request, { clientToken: configured, open: false });
+      return true;
+    } catch (error) {
+      expect(error).toMatchObject({ status: 401 });
+      return false;
+    }
+  };
+
+  it("lets in the configured token alone, at every length: compared unit by unit up to 256 units, by hash past them", async () => {
+    for (const length of [1, 2, 40, 255, 256, 257, 300]) {
+      const token = Array.from({ length }, (_, i) => "abcdefghijklmnopqrstuvwxyz0123456789"[(i * 7) % 36]).join("");
+      expect(await letIn(token, token)).toBe(true);
+      // Shorter, longer, its last unit or its first changed (to one the tokens never have).
+      for (const other of [token.slice(0, -1), `${token}a`, `${token.slice(0, -1)}Z`, `Z${token.slice(1)}`])
+        if (other !== "") expect(await letIn(other, token)).toBe(false);
+    }
+    // A token whose units past the presented one's end are zeros in the padded form is still longer.
+    expect(await letIn("abc", "abc\u0000")).toBe(false);
+    // Units above one byte: a configured token of any characters (a header carries bytes, read as Latin-1).
+    expect(await letIn("tok\u00e9n", "tok\u00e9n")).toBe(true);
+    expect(await letIn("tok\u00e9n", "tok\u00e8n")).toBe(false);
+    expect(await letIn("tok\u00e9n", "tok\u01e9n")).toBe(false);
+  });
+
+  it("hashes nothing for a token of at most 256 units, presented right or wrong", async () => {
+    const digest = vi.spyOn(crypto.subtle, "digest");
+    try {
+      const token = `t-${crypto.randomUUID()}`;
+      expect(await letIn(token, token)).toBe(true);
+      expect(await letIn(`${token}x`, token)).toBe(false);
+      // failed before: one hash of the presented token per request, and the configured one's once.
+      expect(digest).toHaveBeenCalledTimes(0);
+      expect(await letIn("x".repeat(257), token)).toBe(false);
+      expect(digest).toHaveBeenCalledTimes(2);
+    } finally {
+      digest.mockRestore();
+    }
+  });
+});
+
 describe("the isolate's caches of hashes and keys", () => {
   // workerd cancels a request's wait on a promise another request made once that one ended
   // ("A promise was resolved or rejected from a different request context than the one it was
@@ -171,8 +215,9 @@ describe("the isolate's caches of hashes and keys", () => {
         owners.push(await tokenOwner(admitted));
       }
       expect(owners).toEqual([presented, presented, presented]);
-      // authenticate's hash of the presented token each time (the configured one's is kept), and the owner once.
-      expect(digest).toHaveBeenCalledTimes(3 + 1 + 1);
+      // The owner once; authenticate hashes nothing for a token of at most 256 units (failed before: 3 + 1 + 1,
+      // the presented token each time and the configured one once).
+      expect(digest).toHaveBeenCalledTimes(1);
       // Another token: refused, and its requests have their own owner.
       const other = new Request("https://w.example/v1/responses", { headers: { authorization: "Bearer other" } });
       await expect(authenticate(other, context)).rejects.toMatchObject({ status: 401 });
