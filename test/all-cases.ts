@@ -113,6 +113,7 @@ import "./schema/schema-agreement.cases.ts";
 import "./schema/json-schema-suite.cases.ts";
 // Accumulate: deltas to events.
 import "./accumulate/partial-arguments.cases.ts";
+import "./accumulate/repeated-call-id.cases.ts";
 import "./accumulate/accumulator-snapshot.cases.ts";
 import "./accumulate/turn-blocks.cases.ts";
 import "./accumulate/choice-finish.cases.ts";

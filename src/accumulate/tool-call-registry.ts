@@ -3,6 +3,15 @@ import type { ToolCallChunkDelta, ToolCallWholeDelta } from "../shared/deltas.ts
 import type { DiscardedToolCall } from "../shared/events.ts";
 import { withChoice } from "../shared/values.ts";
 
+/** A call completed (valid or not), as the `finish` lists it: its id. */
+type Completed = { readonly id: string | null };
+
+/** The calls of a response completed so far, valid and invalid (the accumulator's state). */
+interface Done {
+  readonly toolCalls: readonly Completed[];
+  readonly invalidToolCalls: readonly Completed[];
+}
+
 /** The accumulator's state of one call that has not completed yet. */
 export interface OpenToolCall {
   /** The provider's index when it has one that no other call of the choice used, else the next free one. */
@@ -68,9 +77,26 @@ export class ToolCallRegistry {
     return new ArgumentsBuffer(this.#bufferOptions);
   }
 
-  /** Finds or opens the call a fragment belongs to and merges its id, name and provider metadata; `undefined` past the limit. */
-  resolve(fragment: ToolCallChunkDelta): OpenToolCall | undefined {
+  /**
+   * Finds or opens the call a fragment belongs to and merges its id, name and provider metadata;
+   * `undefined` past the limit, `null` for a second, different call under an id an earlier call of
+   * the response had (open, or in `done`): an id names one call in a response, as a tool result
+   * answers a call by it. Such a fragment has a name, and an index where no call of that id is
+   * open; the same call's id again (its later fragments, a whole call resent at its index) is none.
+   */
+  resolve(fragment: ToolCallChunkDelta, done?: Done): OpenToolCall | undefined | null {
     const choice = fragment.choice ?? 0;
+    const id = fragment.id;
+    if (id && fragment.name && fragment.index !== undefined) {
+      const at = this.find(choice, fragment.index);
+      const given = (calls: readonly Completed[]) => calls.some((call) => call.id === id);
+      // The registry's ids are the response's, as #byId's are: a server gives each choice's calls their own.
+      if (
+        (!at || (at.id !== null && at.id !== id)) &&
+        (this.#byId.has(id) || (done && (given(done.toolCalls) || given(done.invalidToolCalls))))
+      )
+        return null;
+    }
     let call = this.#locate(fragment, choice);
     if (call && this.#startsAnother(call, fragment)) {
       // A call of another id at its index (Ollama sends each call whole at index 0) ends it: whole if its value closed.
