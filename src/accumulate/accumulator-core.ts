@@ -15,9 +15,8 @@ import { byIndex, summary, ToolCallRegistry, withCallFields, type OpenToolCall }
 export let accumulatorInternals: (accumulator: ToolCallAccumulatorCore) => [AccumulatorState, ToolCallRegistry];
 
 /**
- * {@link ToolCallAccumulator} with the plug-ins it is given and no other: without `turnBlocks` unless passed.
- * What `streamToolCalls` runs, with the `turnBlocks` of the protocols that name it, so that a bundle for the
- * others holds none of it; use {@link ToolCallAccumulator} unless you count bytes.
+ * {@link ToolCallAccumulator} with the plug-ins it is given and no other: without `turnBlocks` unless passed. What `streamToolCalls` runs,
+ * with the `turnBlocks` of the protocols that name it, so that a bundle for the others holds none of it; use {@link ToolCallAccumulator} unless you count bytes.
  *
  * @example
  * ```ts
@@ -31,7 +30,7 @@ export class ToolCallAccumulatorCore {
   readonly #enqueue: (event: ToolCallEvent) => void;
   readonly #onTerminate: () => void;
   readonly #registry: ToolCallRegistry;
-  #stopping = false; // the response stopped or failed: a call completed now is `stopped`
+  #stopping = false; // the response stopped or failed (a provider error: the state's, snapshots keep it): a call completed now is `stopped`
   /** The options as given: the limit and the plug-ins are read from here. */
   readonly #options: ToolCallAccumulatorOptions;
   /** Everything a snapshot keeps besides the registry, as one plain object (so that snapshot and restore are one copy each); in the order of the `finish` event's fields. */
@@ -249,7 +248,8 @@ export class ToolCallAccumulatorCore {
     }
     const toolCall: ToolCall = { ...base, arguments: parsed.value, ...(parsed.repairs && { repairs: parsed.repairs }) };
     this.#s.toolCalls.push(toolCall);
-    this.#enqueue({ type: "tool-call", ...toolCall, ...(this.#stopping && { stopped: true as const }) });
+    const stopped = this.#stopping || this.#s.providerErrorSeen;
+    this.#enqueue({ type: "tool-call", ...toolCall, ...(stopped && { stopped: true as const }) });
   }
 
   /** An `invalid-tool-call`, listed for the finish. */

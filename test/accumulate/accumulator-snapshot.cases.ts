@@ -104,6 +104,24 @@ group("ToolCallAccumulator snapshot and restore", (test) => {
     });
   }
 
+  test("a call completed after a provider error is `stopped` in a run restored after the error, as in the unbroken one", () => {
+    // The call's value is still open at the error (not whole: it goes on); its end comes after.
+    const deltas: ProviderDelta[] = [
+      { type: "tool-call-chunk", index: 0, id: "c1", name: "f", argumentsDelta: '{"x":' },
+      { type: "error", error: { code: "provider-error", message: "Overloaded." } },
+      { type: "tool-call-chunk", index: 0, argumentsDelta: " 1}" },
+      { type: "tool-call-end", index: 0 },
+    ];
+    const whole = feed(deltas, true);
+    const call = whole.events.find((event) => event.type === "tool-call");
+    assertEquals(call?.type === "tool-call" && call.stopped, true);
+    for (let cut = 0; cut <= deltas.length; cut++) {
+      const first = feed(deltas.slice(0, cut), false);
+      const resumed = feed(deltas.slice(cut), true, JSON.parse(JSON.stringify(snapshotAccumulator(first.accumulator))));
+      assertEquals([...first.events, ...resumed.events], whole.events, `restored at ${cut}`);
+    }
+  });
+
   test("ToolCallAccumulatorStream continues from a snapshot taken between writes", async () => {
     const deltas: ProviderDelta[] = [
       { type: "text-delta", text: "a" },
