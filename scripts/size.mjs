@@ -260,7 +260,12 @@ export const BUDGET = {
   // draft 4's identifier `id` (read as `$id`), a `$dynamicRef`'s fragment percent-decoded: one
   // table of the drafts each keyword is in and a view of a schema's keywords its draft reads, which
   // also replaced the draft 4 to 7 `$ref` special cases of the resource search: 17,278 -> 17,513 B.
-  schemaPlugin: 14.3 * KiB + 128 + 656 + 360 + 640 + 48 + 48 + 56 + 24 + 617 + 24 + 48 + 235,
+  // + 152 (schemas63, 2026-12-06): checkToolSchema's fixed cost per subschema: a schema's draft
+  // view is itself when its draft has all its keywords (it was a copy per schema, three times a
+  // check, where `$schema` is declared), its identifiers read without a list or a view when it has
+  // none, and a `$ref` by URI located once for the walk and the compilation (it was parsed twice):
+  // 17,516 -> 17,661 B.
+  schemaPlugin: 14.3 * KiB + 128 + 656 + 360 + 640 + 48 + 48 + 56 + 24 + 617 + 24 + 48 + 235 + 152,
   // `for await` over streamToolCalls reads the chain's events without a stream read each (issue
   // 37, `EventChannel`): about 630 B in each provider's (Bedrock 16,037 -> 16,665 B). Then the
   // non-SSE providers' without the SSE framing (Bedrock 16,665 -> 15,102 B): 15.75 KiB. Then

@@ -1,5 +1,5 @@
 import { isRecord } from "../shared/values.ts";
-import { draftView, idKey, own, pointerTokens, resource } from "./schema-reading.ts";
+import { draftView, idKey, inDraft, legacy, own, pointerTokens, resource } from "./schema-reading.ts";
 import type { StepBudget } from "./pattern/pattern-vm.ts";
 import { MAX_COMPILE_STEPS, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from "./schema-node.ts";
 
@@ -24,7 +24,16 @@ export interface Resources {
   dynamic: Map<string | true, [object, object][]>;
   /** The work of finding them: a step per schema and keyword, a step per character of each URI resolved. */
   steps: number;
+  /**
+   * Where each `$ref` that is no pointer leads, by the resource it is in, then its text (see
+   * {@link refStart}): `checkToolSchema`'s walk and the compilation both resolve it, and parsed
+   * twice a URI was a large part of a body of `$ref`s by URI.
+   */
+  located: Map<unknown, Map<string, Location | undefined>>;
 }
+
+/** Where a `$ref` leads: the resource, the schema it starts from, and the pointer on from there. */
+type Location = readonly [object, object | undefined, string];
 
 /**
  * The longest URI (an `$id` or a `$ref`, and what it resolves to) and anchor name read, in
@@ -44,13 +53,25 @@ export const ANCHORS: string[] = ["$anchor", "$dynamicAnchor"];
  * 2019-09 on forbid: `checkToolSchema` refuses it there). Draft 4 to 7 have no `$anchor` or
  * `$dynamicAnchor`, nor beside a `$ref` any (they ignore its siblings, as {@link resource} does).
  */
-export function identifierNames(schema: Record<string, unknown>, dialect: number): [key: string, name: string][] {
-  const view = draftView(schema, dialect);
-  return [idKey(dialect), ...ANCHORS].flatMap((key) => {
-    const value = own(view, key);
-    return typeof value === "string" ? [[key, key.endsWith("id") ? (value.split("#")[1] ?? "") : value]] : [];
-  });
+export function identifierNames(
+  schema: Record<string, unknown>,
+  dialect: number,
+): readonly (readonly [key: string, name: string])[] {
+  // Asked of every schema two or three times a check, and most have none: no list, no draft view.
+  let names: [string, string][] | undefined;
+  if (legacy(dialect) && typeof own(schema, "$ref") === "string") return NONE;
+  for (const key of idKey(dialect) === "id" ? DRAFT4_IDENTIFIERS : IDENTIFIERS) {
+    const value = own(schema, key);
+    if (typeof value !== "string" || !inDraft(key, dialect)) continue;
+    (names ??= []).push([key, key.endsWith("id") ? (value.split("#")[1] ?? "") : value]);
+  }
+  return names ?? NONE;
 }
+
+/** The identifier keywords of draft 3 to 5, and of the others. */
+const DRAFT4_IDENTIFIERS = ["id", ...ANCHORS];
+const IDENTIFIERS = ["$id", ...ANCHORS];
+const NONE: readonly (readonly [string, string])[] = [];
 
 /** The scheme of {@link ROOT}: a URI with it is the checks' own, which no sender wrote. */
 export const ROOT_SCHEME = "tool-call-stream:";
@@ -75,7 +96,14 @@ const found = new WeakMap<object, Resources>();
 export function resourcesOf(root: object, dialect: number): Resources {
   let known = found.get(root);
   if (known) return known;
-  const state: Resources = { uris: new Map(), ids: new Map(), anchors: new Map(), dynamic: new Map(), steps: 0 };
+  const state: Resources = {
+    uris: new Map(),
+    ids: new Map(),
+    anchors: new Map(),
+    dynamic: new Map(),
+    steps: 0,
+    located: new Map(),
+  };
   const resolve = (uri: string, base: string | undefined): string | undefined => {
     state.steps += uri.length + (base?.length ?? 0);
     if (base === undefined || uri.length > MAX_IDENTIFIER_LENGTH) return undefined;
@@ -104,9 +132,8 @@ export function resourcesOf(root: object, dialect: number): Resources {
       if (!names.has(name)) names.set(name, [home, value]);
     }
     // A `$dynamicAnchor` is kept by name too, wherever it is (`true`: `$recursiveAnchor: true`, at a resource's root).
-    for (const name of [own(view, "$dynamicAnchor"), value === home && own(view, "$recursiveAnchor")])
-      if (name === true || (typeof name === "string" && name.length <= MAX_IDENTIFIER_LENGTH))
-        (state.dynamic.get(name) ?? state.dynamic.set(name, []).get(name)!).push([home, value]);
+    bindDynamic(state, own(view, "$dynamicAnchor"), home, value);
+    if (value === home) bindDynamic(state, own(view, "$recursiveAnchor"), home, value);
     state.steps += KEYS.length;
     for (const key of KEYS) {
       // Read first, then asked whether it is its own: most are absent, and a list built for each
@@ -120,6 +147,12 @@ export function resourcesOf(root: object, dialect: number): Resources {
   walk(root, ROOT, root, 0);
   found.set(root, (known = state));
   return known;
+}
+
+/** Keeps `schema` (in the resource `home`) under the dynamic anchor `name`, if it is one. */
+function bindDynamic(state: Resources, name: unknown, home: object, schema: object): void {
+  if (name === true || (typeof name === "string" && name.length <= MAX_IDENTIFIER_LENGTH))
+    (state.dynamic.get(name) ?? state.dynamic.set(name, []).get(name)!).push([home, schema]);
 }
 
 /**
@@ -163,19 +196,15 @@ export function refStart(
   dialect: number,
   base: unknown,
   budget: StepBudget,
-): [unknown, unknown, string] {
+): readonly [unknown, unknown, string] {
   if (pointerTokens(ref) || !isRecord(root)) return [base, base, ref];
   const resources = chargedResources(root, dialect, budget);
   if (budget.steps < 0) return [base, undefined, ""];
   return locate(ref, resources, base, budget) ?? [base, undefined, ""];
 }
 
-function locate(
-  ref: string,
-  resources: Resources,
-  base: unknown,
-  budget: StepBudget,
-): [object, object | undefined, string] | undefined {
+/** Where `ref` leads from `base`, charged to `budget` at each ask (the search is done once, see {@link Resources.located}). */
+function locate(ref: string, resources: Resources, base: unknown, budget: StepBudget): Location | undefined {
   const from = resources.uris.get(base);
   // A fragment alone (`#name`, of characters the URL parser keeps as they are) is in the base's own
   // URI: parsed, each cost the base's length (2,500 `$ref: "#a"` under a 2 KB `$id` were refused
@@ -183,6 +212,15 @@ function locate(
   const same = from !== undefined && /^#[!#-;=?-_a-~]*$/.test(ref);
   budget.steps -= ref.length + (same ? 0 : (from?.length ?? 0));
   if (ref.length > MAX_IDENTIFIER_LENGTH) return undefined;
+  let known = resources.located.get(base);
+  if (!known) resources.located.set(base, (known = new Map()));
+  if (known.has(ref)) return known.get(ref);
+  const location = search(ref, resources, from, same);
+  known.set(ref, location);
+  return location;
+}
+
+function search(ref: string, resources: Resources, from: string | undefined, same: boolean): Location | undefined {
   let [uri, fragment] = [from, ref.slice(1)];
   if (!same)
     try {
