@@ -9,6 +9,9 @@
 //   printf '#!/bin/sh\nexec valgrind --tool=callgrind --instr-atstart=no --smc-check=all-non-file --callgrind-out-file=/tmp/cg/cg.%%p.out %s "$@"\n' \
 //     "$PWD/node_modules/@cloudflare/workerd-linux-64/bin/workerd" > /tmp/workerd-cg.sh && chmod +x /tmp/workerd-cg.sh && mkdir -p /tmp/cg
 //   MINIFLARE_WORKERD_PATH=/tmp/workerd-cg.sh CG_OUT=/tmp/cg node bench/load/stored-callgrind.ts 100   (CG_C=10: at concurrency 10)
+// CG_WORKLOADS=chat-stream,messages: other workloads than the two (the last is the one the `%` column
+// is of); CG_TREE=<another copy of the repository>: its Worker served instead of this tree's, so two
+// trees are compared in instructions by two runs of this tree's tool.
 import { execFileSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -18,7 +21,8 @@ const N = Number(process.argv[2] ?? 100);
 const WARM = Number(process.env["CG_WARM"] ?? 300);
 const CONCURRENCY = Number(process.env["CG_C"] ?? 1);
 const OUT = process.env["CG_OUT"];
-const NAMES = ["responses-no-store", "responses"];
+const NAMES = (process.env["CG_WORKLOADS"] ?? "responses-no-store,responses").split(",");
+const TREE = process.env["CG_TREE"];
 
 /** The stored path's parts, by the functions that do them (workerd's symbols; JavaScript has none). */
 const PARTS: [string, RegExp][] = [
@@ -45,6 +49,15 @@ const PARTS: [string, RegExp][] = [
   ],
   ["V8's optimizing compiler (Turbofan)", /^v8::internal::OptimizedCompilationJob::ExecuteJob\(/],
   ["V8's Maglev compiler", /^v8::internal::maglev::MaglevCompiler::Compile\(/],
+  // Under callgrind's slowness the answer's end (its encoder's last frame) mostly comes while the
+  // chain still waits on the provider's body, so its cancel goes down to that read (which then
+  // throws in C++) and aborts the fetch: about 200,000 instructions a request that a native run
+  // at c=1 does not spend (no such throw in 200 requests under gdb). Said apart, to compare runs.
+  [
+    "the answer's end cancelling its source (a read of JavaScript streams)",
+    /^workerd::api::ReadableStreamDefaultReader::cancel\(/,
+  ],
+  ["  a pending read of the provider's body thrown (C++)", /^workerd::jsg::Lock::throwException\(kj::Exception&&/],
 ];
 
 /** The newest dump in `dir`. */
@@ -74,8 +87,9 @@ function partsOf(dump: string): Map<string, number> {
 
 const providers = await startProviders();
 const all = workloads();
-const built = await buildWorkers();
-const served = await serve("Worker", built.worker, "worker", providers.origin, all["responses"]!);
+const built = await buildWorkers(TREE);
+const script = TREE ? built.before! : built.worker;
+const served = await serve("Worker", script, "worker", providers.origin, all[NAMES[0]!]!);
 built.remove();
 try {
   const pid = String(served.pids[0]);
@@ -94,14 +108,26 @@ try {
   }
   console.log(`c=${CONCURRENCY}, ${N} requests of each after ${WARM} of warm-up; instructions per request:`);
   if (OUT) {
-    const [free, stored] = NAMES.map((name) => counted.get(name)!);
+    const last = counted.get(NAMES.at(-1)!)!;
     const per = (parts: Map<string, number>, key: string): string =>
       Math.round((parts.get(key) ?? 0) / N).toLocaleString("en");
-    const total = stored!.get("total")!;
-    console.log(`| part | store: false | stored | % of stored |\n| --- | ---: | ---: | ---: |`);
-    for (const key of ["total", ...PARTS.map(([part]) => part)])
+    const total = last.get("total")!;
+    console.log(`| part | ${NAMES.join(" | ")} | % of ${NAMES.at(-1)} |\n| --- |${" ---: |".repeat(NAMES.length + 1)}`);
+    // The collector and the compilers vary from run to run of the same code (V8 still tiers up
+    // after the warm-up): the total without them compares two trees more closely.
+    const RUNTIME = [
+      "garbage collection (on the isolate's thread)",
+      "V8's optimizing compiler (Turbofan)",
+      "V8's Maglev compiler",
+    ];
+    for (const parts of counted.values())
+      parts.set(
+        "total without the collector and the compilers",
+        RUNTIME.reduce((sum, key) => sum - (parts.get(key) ?? 0), parts.get("total") ?? 0),
+      );
+    for (const key of ["total", "total without the collector and the compilers", ...PARTS.map(([part]) => part)])
       console.log(
-        `| ${key} | ${per(free!, key)} | ${per(stored!, key)} | ${((100 * (stored!.get(key) ?? 0)) / total).toFixed(1)} |`,
+        `| ${key} | ${NAMES.map((name) => per(counted.get(name)!, key)).join(" | ")} | ${((100 * (last.get(key) ?? 0)) / total).toFixed(1)} |`,
       );
   }
 } finally {
