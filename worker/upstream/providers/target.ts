@@ -21,8 +21,19 @@ export function providerTarget(provider: UpstreamProvider, env: Env): ResolvedTa
   };
 }
 
+/**
+ * The base URLs checked for each bindings object, by provider: workerd hands every request of an
+ * isolate the same bindings, whose variables never change, so each is parsed once, not twice per
+ * request (the model's provider, and the protocol's own for a bare model name). A malformed one is
+ * not kept: every request still meets its `SettingsError`.
+ */
+const checked = new WeakMap<Env, Map<UpstreamProvider, string>>();
+
 /** The provider's base URL from its var (or its default), checked to be absolute http(s), without a trailing slash. */
 export function baseUrl(provider: UpstreamProvider, env: Env): string {
+  let known = checked.get(env);
+  const kept = known?.get(provider);
+  if (kept !== undefined) return kept;
   const fallback = typeof provider.defaultBaseUrl === "string" ? provider.defaultBaseUrl : provider.defaultBaseUrl(env);
   const raw = nonEmpty(env[provider.baseUrlVar]) ?? fallback;
   let url: URL;
@@ -33,7 +44,10 @@ export function baseUrl(provider: UpstreamProvider, env: Env): string {
   }
   if (url.protocol !== "https:" && url.protocol !== "http:")
     throw new SettingsError(provider.baseUrlVar, "must be an absolute http(s) URL.");
-  return url.href.replace(/\/+$/, "");
+  const href = url.href.replace(/\/+$/, "");
+  if (known === undefined) checked.set(env, (known = new Map()));
+  known.set(provider, href);
+  return href;
 }
 
 function keyCredentials(provider: UpstreamProvider, env: Env): { apiKey: string } | undefined {
