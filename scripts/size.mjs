@@ -306,7 +306,30 @@ export const BUDGET = {
   // + 192 in issue 37 (perf-responses): OpenAI Responses' delta events read faster (see `responsesChain`).
   // + 32: see `chain` (repair-paths): Anthropic's 10,362 -> 10,389 B
   streamToolCalls:
-    10 * KiB + 8 + 32 + 16 + 8 + 64 + 192 + 112 + 32 + 8 + 16 + 24 + 8 + 16 + 8 + 32 + 8 + 208 + 96 + 80 + 40 + 104 + 8 + 16, // + 16 (perf63): a usage without JSON's round trip (see `chain`); + 8 (stopped-snapshots, 2026-12-06): a call completed after a provider error is `stopped` by the state's `providerErrorSeen`, so a restored snapshot marks it too (Anthropic's 11,348 -> 11,357 B); + 104 (repeated-ids, 2026-12-06): a second call under an earlier call's id fails the response in the accumulator, for every provider (see `chain`: Anthropic's 11,238 -> 11,348 B); + 40 (stop-fixes): see `chain`: Anthropic's 11,203 -> 11,243 B; + 80 (lib-faults): see `chain`: Anthropic's 11,125 -> 11,203 B; + 96: a refusal's fallback fields (see `anthropicChain`, round-trip): Anthropic's 11,032 -> 11,125 B; + 208: final arguments settled (see `chain`, repairnames): Anthropic's 10,819 -> 11,032 B; + 8: the validator is given a repaired call's repaired text, where a repeated member name is (repairnames): Anthropic's 10,816 -> 10,819 B; + 32: a repeated `tool_use` id fails the body (see `anthropicChain`, faults61): Anthropic's 10,766 -> 10,816 B; + 8: a tool input fragment of no open block passed on (see `anthropicChain`, fault-review): Anthropic's 10,776 -> 10,779 B; + 16: a displaced call cut (see `chain`, fault-review): Anthropic's 10,753 -> 10,772 B; + 8: see `anthropicChain`'s held call (fault-review): Anthropic's 10,751 -> 10,753 B; + 24: a bare `error` payload is the provider's error (see `anthropicChain`, fault-review): Anthropic's 10,721 -> 10,751 B; + 16: fast readers' fragments of their own (see `chain`): Anthropic's 10,711 -> 10,723 B, the others 6 to 12 B; + 8: a failed turn's finish and one choice's finish (see `chain`): Anthropic's 10,702 -> 10,711 B; + 112: Anthropic's `input_json_delta` read faster (see `anthropicChain`); + 16: a provider's error fails the finish (see `chain`): Gemini's 10,277 -> 10,294 B
+    10 * KiB +
+    8 +
+    32 +
+    16 +
+    8 +
+    64 +
+    192 +
+    112 +
+    32 +
+    8 +
+    16 +
+    24 +
+    8 +
+    16 +
+    8 +
+    32 +
+    8 +
+    208 +
+    96 +
+    80 +
+    40 +
+    104 +
+    8 +
+    16, // + 16 (perf63): a usage without JSON's round trip (see `chain`); + 8 (stopped-snapshots, 2026-12-06): a call completed after a provider error is `stopped` by the state's `providerErrorSeen`, so a restored snapshot marks it too (Anthropic's 11,348 -> 11,357 B); + 104 (repeated-ids, 2026-12-06): a second call under an earlier call's id fails the response in the accumulator, for every provider (see `chain`: Anthropic's 11,238 -> 11,348 B); + 40 (stop-fixes): see `chain`: Anthropic's 11,203 -> 11,243 B; + 80 (lib-faults): see `chain`: Anthropic's 11,125 -> 11,203 B; + 96: a refusal's fallback fields (see `anthropicChain`, round-trip): Anthropic's 11,032 -> 11,125 B; + 208: final arguments settled (see `chain`, repairnames): Anthropic's 10,819 -> 11,032 B; + 8: the validator is given a repaired call's repaired text, where a repeated member name is (repairnames): Anthropic's 10,816 -> 10,819 B; + 32: a repeated `tool_use` id fails the body (see `anthropicChain`, faults61): Anthropic's 10,766 -> 10,816 B; + 8: a tool input fragment of no open block passed on (see `anthropicChain`, fault-review): Anthropic's 10,776 -> 10,779 B; + 16: a displaced call cut (see `chain`, fault-review): Anthropic's 10,753 -> 10,772 B; + 8: see `anthropicChain`'s held call (fault-review): Anthropic's 10,751 -> 10,753 B; + 24: a bare `error` payload is the provider's error (see `anthropicChain`, fault-review): Anthropic's 10,721 -> 10,751 B; + 16: fast readers' fragments of their own (see `chain`): Anthropic's 10,711 -> 10,723 B, the others 6 to 12 B; + 8: a failed turn's finish and one choice's finish (see `chain`): Anthropic's 10,702 -> 10,711 B; + 112: Anthropic's `input_json_delta` read faster (see `anthropicChain`); + 16: a provider's error fails the finish (see `chain`): Gemini's 10,277 -> 10,294 B
 };
 
 /** The JSON Schema plug-in as a user passes it to `streamToolCalls`: `jsonSchema`, from `tool-call-stream/schema`. */
