@@ -45,7 +45,7 @@ export function checkScalars(
   for (const key of COUNTS)
     if (has(key) && !(Number.isInteger(value[key]) && (value[key] as number) >= 0))
       report(field(key), "must be a non-negative integer");
-  for (const key of ["uniqueItems", "nullable"])
+  for (const key of ["uniqueItems", "nullable", "$recursiveAnchor"])
     if (has(key) && typeof value[key] !== "boolean") report(field(key), "must be a boolean");
   if (has("format") && typeof value["format"] !== "string") report(field("format"), "must be a string");
   const problem = has("pattern") ? patternProblem(value["pattern"], patterns) : undefined;

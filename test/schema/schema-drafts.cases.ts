@@ -137,4 +137,15 @@ group("Schema checks: each draft's own keywords", (test) => {
     assertEquals(at("$anchor", "1a", DRAFT7), []);
     assertEquals(at("$dynamicAnchor", "1a", DRAFT2019), []);
   });
+
+  test("$recursiveAnchor must be a boolean, refused at its path where the draft has it (2019-09, or none declared)", () => {
+    // 2019-09 core §8.2.4.2.2: its value MUST be a boolean. Before: a string was accepted and named no anchor.
+    const schema = (draft?: string) => ({ ...(draft ? { $schema: draft } : {}), $recursiveAnchor: "node" });
+    assertEquals(issues(schema(DRAFT2019)), ["parameters.$recursiveAnchor: must be a boolean"]);
+    assertEquals(issues(schema()), ["parameters.$recursiveAnchor: must be a boolean"]);
+    assertEquals(issues({ $schema: DRAFT2019, $recursiveAnchor: true }), []);
+    // Not a keyword of 2020-12 or draft 7: not read, not refused.
+    assertEquals(issues(schema(DRAFT2020)), []);
+    assertEquals(issues(schema(DRAFT7)), []);
+  });
 });
