@@ -13,7 +13,6 @@
  * @module
  */
 import {
-  GEMINI_KEPT_PARTS,
   effortOfBudget,
   type JsonValue,
   type ReasoningEffort,
@@ -22,6 +21,7 @@ import {
 } from "../../src/index.ts";
 import { invalidField } from "../response/json-error.ts";
 import { isObject, own } from "./json-fields.ts";
+import { isOpenAIStateItem, keptBlockAt } from "./kept-blocks.ts";
 
 const EFFORTS: ReadonlySet<string> = new Set(["minimal", "low", "medium", "high", "xhigh", "max"]);
 const SUMMARIES: ReadonlySet<string> = new Set(["auto", "concise", "detailed"]);
@@ -70,11 +70,9 @@ export function budgetAt(value: unknown, path: string): number {
 /**
  * One of an assistant message's `reasoning_parts`, as the stream's `finish.reasoningParts` gave
  * it (`{type: "signed", text, signature}`, `{type: "redacted", data}`,
- * `{type: "item", id, encryptedContent?, summary?}`, `{type: "field", field, value}` or
- * `{type: "block", block}` with an Anthropic `compaction` or `fallback` block, an OpenAI tool's
- * `tool_search_output` or `program_output`, or a Gemini
- * Interactions built-in tool's step), or a 400 naming
- * `path`.
+ * `{type: "item", id, encryptedContent?, summary?, content?}`, `{type: "field", field, value,
+ * model?, id?}` or `{type: "block", block}` with a block as a decoder kept it: {@link keptBlockAt}),
+ * or a 400 naming `path` or the field at fault.
  */
 export function reasoningPartAt(value: unknown, path: string): ReasoningPart {
   const at = (field: string) => (path === "" ? field : `${path}.${field}`);
@@ -94,10 +92,12 @@ export function reasoningPartAt(value: unknown, path: string): ReasoningPart {
     throw invalidField(at("type"), `\`${at("type")}\` must be signed, redacted, item, field or block.`);
   const part: ReasoningPart = { type, id: text("id") };
   if (own(value, "encryptedContent") !== undefined) part.encryptedContent = text("encryptedContent");
-  const summary = own(value, "summary");
-  if (summary !== undefined) {
-    if (!Array.isArray(summary)) throw invalidField(at("summary"), `\`${at("summary")}\` must be an array.`);
-    part.summary = summary as JsonValue[];
+  // `content`: the raw reasoning (gpt-oss's `reasoning_text` parts), which the item sends back.
+  for (const field of ["summary", "content"] as const) {
+    const list = own(value, field);
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) throw invalidField(at(field), `\`${at(field)}\` must be an array.`);
+    part[field] = list as JsonValue[];
   }
   return part;
 }
@@ -116,125 +116,19 @@ function fieldPart(value: Record<string, unknown>, at: (field: string) => string
   const details = field === "reasoning_details";
   if (details ? !Array.isArray(given) : typeof given !== "string")
     throw invalidField(at("value"), `\`${at("value")}\` must be ${details ? "an array" : "a string"}.`);
-  const model = own(value, "model");
-  if (model !== undefined && typeof model !== "string")
-    throw invalidField(at("model"), `\`${at("model")}\` must be a string.`);
   const part: ReasoningPart = {
     type: "field",
     field: field as "reasoning_content",
     value: given as string | JsonValue[],
   };
-  return model === undefined ? part : { ...part, model };
-}
-
-/**
- * Anthropic's blocks that go back to it unchanged, in their place ("Send the assistant message
- * back unchanged, this block included"): a `/v1/stream` block part's, a Messages client's.
- */
-export const ANTHROPIC_KEPT_BLOCKS: readonly string[] = [
-  "compaction",
-  "fallback",
-  "mcp_tool_listing",
-  "container_upload",
-];
-
-/**
- * OpenAI's items that change a conversation's state where they stand: a `compaction_trigger`
- * (compacts the context; the last input item) and a `configuration_update` (a reasoning effort or
- * text format from that item on).
- */
-const OPENAI_STATE_ITEMS: ReadonlySet<unknown> = new Set(["compaction_trigger", "configuration_update"]);
-
-/**
- * Whether `type` is one of OpenAI's items that change a conversation's state: a 400 naming `path`
- * when `provider` is not OpenAI Responses, which has no such state (an answer as if the item had
- * not been sent would be wrong), on `/v1/stream` as on `/v1/responses`.
- *
- * @example
- * ```ts
- * if (isOpenAIStateItem(type, `${path}.type`, provider)) parts.push({ type: "block", block: item });
- * ```
- */
-export function isOpenAIStateItem(type: unknown, path: string, provider: string): boolean {
-  if (!OPENAI_STATE_ITEMS.has(type)) return false;
-  if (provider !== "openai-responses")
-    throw invalidField(
-      path,
-      `\`${String(type)}\` items change an OpenAI conversation's state: only an \`openai-responses/...\` model takes them.`,
-    );
-  return true;
-}
-
-/**
- * The block types a `{type: "block"}` part may carry: Anthropic's (with its server tools' calls,
- * whose results are `*_result` types as an Interactions step's are), and the items of OpenAI's own
- * tools (a server tool search's call and output, a program and its output) and the items that
- * change an OpenAI conversation's state (`compaction_trigger`, `configuration_update`), sent back to
- * each as they came.
- */
-const KEPT_BLOCKS: ReadonlySet<unknown> = new Set([
-  ...ANTHROPIC_KEPT_BLOCKS,
-  "server_tool_use",
-  "mcp_tool_use",
-  "tool_search_call",
-  "tool_search_output",
-  "program",
-  "program_output",
-  "phase",
-  ...OPENAI_STATE_ITEMS,
-]);
-
-/**
- * A Gemini Interactions built-in tool's step (`google_search_call`, `code_execution_result`,
- * `mcp_server_tool_call`, ...: a `*_call` or `*_result` step but the client's own function steps),
- * which goes back to the Interactions API in its place.
- */
-const isInteractionsStep = (type: unknown): boolean =>
-  typeof type === "string" &&
-  /^[a-z][a-z0-9_]*_(call|result)$/.test(type) &&
-  type !== "function_call" &&
-  type !== "function_result";
-
-/**
- * Gemini's data members a kept part never has beside its own (a part is one of them): `fileData`, and
- * a `functionResponse`, whose `parts` may hold one, would name a file for Gemini to read with the
- * deployment's project (the storage a client's file part may not name: file-parts.ts); a
- * `functionCall` is a call the client sends as one.
- */
-const GEMINI_OTHER_DATA: readonly string[] = ["fileData", "functionResponse", "functionCall"];
-
-/**
- * One of Gemini's parts kept whole (a server tool's `toolCall` or `toolResponse`, `executableCode`,
- * `codeExecutionResult`, a generated image's `inlineData`): it has no `type`, and none of
- * {@link GEMINI_OTHER_DATA}.
- */
-const isGeminiPart = (value: unknown): boolean =>
-  isObject(value) &&
-  own(value, "type") === undefined &&
-  GEMINI_OTHER_DATA.every((key) => own(value, key) === undefined) &&
-  GEMINI_KEPT_PARTS.some((key) => isObject(own(value, key)));
-
-/** Anthropic's cited text block (`{type: "text", text, citations}`), kept so that its citations go back with it. */
-const isCitedText = (value: unknown): boolean =>
-  isObject(value) &&
-  own(value, "type") === "text" &&
-  typeof own(value, "text") === "string" &&
-  Array.isArray(own(value, "citations"));
-
-/**
- * A kept block as it came: Anthropic's (`compaction`, `fallback`, `mcp_tool_listing`,
- * `container_upload`, a cited `text` block), an OpenAI tool's output (`tool_search_output`,
- * `program_output`), a Gemini Interactions built-in tool's step, or a Gemini part kept whole; else a
- * 400 naming `path`.
- */
-export function keptBlockAt(value: unknown, path: string): { [key: string]: JsonValue } {
-  const type = isObject(value) ? own(value, "type") : undefined;
-  if (!KEPT_BLOCKS.has(type) && !isInteractionsStep(type) && !isCitedText(value) && !isGeminiPart(value))
-    throw invalidField(
-      path,
-      `\`${path}\` must be a compaction or fallback block, an Anthropic server tool's call or result, a cited text block, an OpenAI tool's output, a compaction_trigger or configuration_update item (to an OpenAI Responses model), an Interactions built-in tool's step, or a Gemini server tool's part or image.`,
-    );
-  return value as { [key: string]: JsonValue };
+  // `model`: the Chat model that streamed it; `id`: an OpenAI Responses refusal's message item, which goes back with it.
+  for (const key of ["model", "id"] as const) {
+    const named = own(value, key);
+    if (named === undefined) continue;
+    if (typeof named !== "string") throw invalidField(at(key), `\`${at(key)}\` must be a string.`);
+    part[key] = named;
+  }
+  return part;
 }
 
 /**

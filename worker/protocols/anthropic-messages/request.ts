@@ -35,7 +35,7 @@
 import type { JsonValue, ReasoningPart } from "../../../src/index.ts";
 import { invalidField } from "../../response/json-error.ts";
 import { own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
-import { ANTHROPIC_KEPT_BLOCKS, keptBlockAt } from "../../request/parse-reasoning.ts";
+import { ANTHROPIC_KEPT_BLOCKS, keptBlockAt } from "../../request/kept-blocks.ts";
 import { AGENT_BOUNDS } from "../../request/parse-stream-request.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 import { agentModel } from "../agent-model.ts";

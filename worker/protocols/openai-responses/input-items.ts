@@ -26,7 +26,7 @@ import { customCall } from "../custom-calls.ts";
 import { inputParts, joinedText, outputMessage, withFiles } from "./input-files.ts";
 import { summaryText, textOf } from "./input-text.ts";
 import { isItemReference, unstoredReference } from "./conversation.ts";
-import { isOpenAIStateItem } from "../../request/parse-reasoning.ts";
+import { isOpenAIStateItem } from "../../request/kept-blocks.ts";
 import { withoutWorkerId } from "./stored-ids.ts";
 
 /** The items of the tools OpenAI runs itself, and its compaction item, which the request kit sends back as kept blocks. */
