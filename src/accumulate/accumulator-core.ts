@@ -152,7 +152,6 @@ export class ToolCallAccumulatorCore {
 
   #onChunk(delta: ToolCallChunkDelta): void {
     const call = this.#registry.resolve(delta, this.#s);
-    if (call === null) return this.#fail("provider-error", "A tool call's id came twice in one response.");
     if (!call) return this.#fail("too-many-tool-calls", "The response has more tool calls than the limit allows.");
     // A whole call resent as one final summary fragment is dropped: only when the text so far is one closed JSON
     // value and the fragment repeats it exactly (a genuine fragment cannot: nothing but white space may follow it).
@@ -294,7 +293,7 @@ export class ToolCallAccumulatorCore {
   }
 
   #fail(code: StreamErrorInfo["code"], message: string): void {
-    this.abort(code === "provider-error" ? code : "limit-exceeded", { code, message }, true); // a limit, or a repeated id
+    this.abort("limit-exceeded", { code, message }, true);
     this.#onTerminate();
   }
 }

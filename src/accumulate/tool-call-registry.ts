@@ -20,6 +20,8 @@ export interface OpenToolCall {
   /** The provider's index, the correlation key when it sends one. */
   readonly providerIndex: number | undefined;
   id: string | null;
+  /** The id the provider gave when it had given it to an earlier call of the response: `id` is then that id with a suffix. */
+  providerId?: string;
   name: string;
   args: ArgumentsBuffer;
   started: boolean;
@@ -79,23 +81,26 @@ export class ToolCallRegistry {
 
   /**
    * Finds or opens the call a fragment belongs to and merges its id, name and provider metadata;
-   * `undefined` past the limit, `null` for a second, different call under an id an earlier call of
-   * the response had (open, or in `done`): an id names one call in a response, as a tool result
-   * answers a call by it. Such a fragment has a name, and an index where no call of that id is
-   * open; the same call's id again (its later fragments, a whole call resent at its index) is none.
+   * `undefined` past the limit. A second, different call under an id an earlier call of the
+   * response had (open, or in `done`) gets that id with the first free suffix (`call_1_2`), kept as
+   * its `id`, the provider's as `providerId`: a tool result answers a call by its id, so no two calls
+   * of a response share one (DeepSeek, GLM and Kimi have given parallel calls one id). Such a
+   * fragment has a name, and an index where no call of that id is open; the same call's id again
+   * (its later fragments, a whole call resent at its index) is none.
    */
-  resolve(fragment: ToolCallChunkDelta, done?: Done): OpenToolCall | undefined | null {
+  resolve(fragment: ToolCallChunkDelta, done?: Done): OpenToolCall | undefined {
     const choice = fragment.choice ?? 0;
     const id = fragment.id;
+    let providerId: string | undefined;
     if (id && fragment.name && fragment.index !== undefined) {
       const at = this.find(choice, fragment.index);
-      const given = (calls: readonly Completed[]) => calls.some((call) => call.id === id);
       // The registry's ids are the response's, as #byId's are: a server gives each choice's calls their own.
-      if (
-        (!at || (at.id !== null && at.id !== id)) &&
-        (this.#byId.has(id) || (done && (given(done.toolCalls) || given(done.invalidToolCalls))))
-      )
-        return null;
+      if ((!at || (at.id !== null && (at.providerId ?? at.id) !== id)) && this.#taken(id, done)) {
+        let n = 2;
+        while (this.#taken(`${id}_${n}`, done)) n++;
+        providerId = id;
+        fragment = { ...fragment, id: `${id}_${n}` };
+      }
     }
     let call = this.#locate(fragment, choice);
     if (call && this.#startsAnother(call, fragment)) {
@@ -108,6 +113,7 @@ export class ToolCallRegistry {
     if (!call) return undefined;
     if (fragment.id && call.id === null) {
       call.id = fragment.id;
+      if (providerId) call.providerId = providerId;
       this.#byId.set(fragment.id, call);
     }
     if (fragment.name) call.name = mergeName(call, fragment.name);
@@ -160,6 +166,12 @@ export class ToolCallRegistry {
     if (call.id !== null) this.#byId.set(call.id, call);
   }
 
+  /** Whether a call of the response, open or completed, has `id`. */
+  #taken(id: string, done: Done | undefined): boolean {
+    const given = (calls: readonly Completed[]) => calls.some((call) => call.id === id);
+    return this.#byId.has(id) || (!!done && (given(done.toolCalls) || given(done.invalidToolCalls)));
+  }
+
   #locate(fragment: ToolCallChunkDelta, choice: number): OpenToolCall | undefined {
     if (fragment.index !== undefined) {
       return this.find(choice, fragment.index) ?? (fragment.id ? this.#byId.get(fragment.id) : undefined);
@@ -174,7 +186,7 @@ export class ToolCallRegistry {
 
   #startsAnother(call: OpenToolCall, fragment: ToolCallChunkDelta): boolean {
     if (!fragment.name) return false;
-    if (fragment.id && call.id !== null) return fragment.id !== call.id;
+    if (fragment.id && call.id !== null) return fragment.id !== call.id && fragment.id !== call.providerId;
     return !!call.name && call.args.isClosedValue;
   }
 

@@ -9,9 +9,7 @@
 export type ErrorCode =
   /**
    * The provider sent an error inside the stream (an `error` event or an `error` member), or an
-   * Anthropic body spliced another message into the open one (a retry written into the same body),
-   * or a response gave a second, different call the id of an earlier one (ids are unique in a
-   * response, as a tool result answers a call by it: a block replayed, an id reused), whichever the provider.
+   * Anthropic body spliced another message into the open one (a retry written into the same body).
    */
   | "provider-error"
   /** A data payload that is not valid JSON, or not of the provider's shape. */

@@ -1,11 +1,13 @@
 // A call's id names one call in a response: a tool result answers a call by it, so two calls of one
-// id cannot both be answered. A stream that gives a second, different call an id an earlier call of
-// the response had (OpenAI Chat's id on another index, Responses' `call_id`, Gemini's
-// `functionCall.id`, Bedrock's `toolUseId`, Cohere's and Ollama's call ids) fails the response as
-// Anthropic's repeated `tool_use` id does (anthropic-repeated-tool-id.cases.ts): an in-band
-// `provider-error` and an `abort`; what was delivered before (the text, a call completed) is kept, a
-// call still open is discarded. The same call's id given again (on its later fragments, or a whole
-// call resent at its index) is no second call. Built by hand in each provider's wire shapes.
+// id cannot both be answered. Servers have given parallel calls one id (DeepSeek and GLM on OpenAI
+// Chat: HKUDS/nanobot 3932, 3943; Kimi's Anthropic endpoint: 4473). A second, different call under
+// an id an earlier call of the response had (OpenAI Chat's id on another index, Responses'
+// `call_id`, Gemini's `functionCall.id`, Bedrock's `toolUseId`, Cohere's and Ollama's call ids,
+// Anthropic's `tool_use` id: anthropic-repeated-tool-id.cases.ts) is delivered under that id with
+// the first free suffix (`call_1_2`), whichever the provider: nothing is lost, and each call can be
+// answered. Before, OpenAI Chat merged it into the first call (its name lost) and the others gave two
+// calls one id. The same call's id given again (on its later fragments, or a whole call resent at its
+// index) is no second call. Built by hand in each provider's wire shapes.
 import { streamToolCalls, type Provider, type ToolCallEvent } from "../../src/index.ts";
 import { assertEquals, group } from "../support/harness.ts";
 import { assertEventInvariants } from "../support/invariants.ts";
@@ -27,8 +29,9 @@ async function read(provider: Provider, body: Uint8Array): Promise<unknown[]> {
 
 const sse = (payloads: unknown[], done = false): Uint8Array =>
   bytes(payloads.map((p) => `data: ${JSON.stringify(p)}\n\n`).join("") + (done ? "data: [DONE]\n\n" : ""));
-const failed = ["error", "provider-error", "A tool call's id came twice in one response."];
 const first = ["call", "call_1", "weather", { city: "Oslo" }];
+const second = ["call", "call_1_2", "time", { zone: "CET" }];
+const both = [first, second, ["finish", ["weather", "time"]]];
 
 const chat = (calls: unknown[], finish?: string) => ({
   id: "chatcmpl-1",
@@ -57,7 +60,7 @@ const responsesCall = (index: number, name: string, json: string) => [
   },
 ];
 
-group("A call id given to a second, different call fails the response, as in Anthropic's", (test) => {
+group("A call id given to a second, different call: the second is delivered under the id with a suffix", (test) => {
   test("OpenAI Chat: a second index with the first call's id (the first still open, as Chat ends calls at the finish)", async () => {
     const body = sse(
       [
@@ -69,8 +72,23 @@ group("A call id given to a second, different call fails the response, as in Ant
       ],
       true,
     );
-    // Its value closed, the first call is known whole: it completes (stopped) before the error.
-    assertEquals(await read("openai", body), [first, failed, ["abort", "provider-error", []]]);
+    assertEquals(await read("openai", body), both);
+  });
+
+  test("OpenAI Chat: the second call's id and name on each of its fragments (DeepSeek repeats them) is one call", async () => {
+    const again = (json: string) => ({ ...chatStart(1, "time"), function: { name: "time", arguments: json } });
+    const body = sse(
+      [
+        chat([chatStart(0, "weather")]),
+        chat([chatArgs(0, '{"city":"Oslo"}')]),
+        chat([chatStart(1, "time")]),
+        chat([again('{"zone":')]),
+        chat([again('"CET"}')]),
+        chat([], "tool_calls"),
+      ],
+      true,
+    );
+    assertEquals(await read("openai", body), both);
   });
 
   test("OpenAI Chat: the first call's id on its own later fragments is the same call", async () => {
@@ -86,7 +104,7 @@ group("A call id given to a second, different call fails the response, as in Ant
       ...responsesCall(1, "time", '{"zone":"CET"}'),
       completed,
     ]);
-    assertEquals(await read("openai-responses", body), [first, failed, ["abort", "provider-error", []]]);
+    assertEquals(await read("openai-responses", body), both);
   });
 
   test("Gemini: a second functionCall with the first one's id", async () => {
@@ -95,7 +113,7 @@ group("A call id given to a second, different call fails the response, as in Ant
       { candidates: [{ content: { role: "model", parts: [part("weather", { city: "Oslo" })] } }] },
       { candidates: [{ content: { role: "model", parts: [part("time", { zone: "CET" })] }, finishReason: "STOP" }] },
     ]);
-    assertEquals(await read("gemini", body), [first, failed, ["abort", "provider-error", []]]);
+    assertEquals(await read("gemini", body), both);
   });
 
   test("Bedrock ConverseStream: a second toolUse block with the first one's toolUseId", async () => {
@@ -110,7 +128,7 @@ group("A call id given to a second, different call fails the response, as in Ant
       ...block(1, "time", '{"zone":"CET"}'),
       ["messageStop", { stopReason: "tool_use" }],
     ]);
-    assertEquals(await read("bedrock", body), [first, failed, ["abort", "provider-error", []]]);
+    assertEquals(await read("bedrock", body), both);
   });
 
   test("Cohere: a second tool-call-start with the first one's id", async () => {
@@ -129,7 +147,7 @@ group("A call id given to a second, different call fails the response, as in Ant
       ...call(1, "time", '{"zone":"CET"}'),
       { type: "message-end", delta: { finish_reason: "TOOL_CALL" } },
     ]);
-    assertEquals(await read("cohere", body), [first, failed, ["abort", "provider-error", []]]);
+    assertEquals(await read("cohere", body), both);
   });
 
   test("Ollama: every call whole at index 0, the second with the first one's id; with ids of their own, two calls", async () => {
@@ -142,7 +160,7 @@ group("A call id given to a second, different call fails the response, as in Ant
           line([call(second, "time", { zone: "CET" })]) +
           line([], true),
       );
-    assertEquals(await read("ollama", body("call_1")), [first, failed, ["abort", "provider-error", []]]);
+    assertEquals(await read("ollama", body("call_1")), both);
     assertEquals(await read("ollama", body("call_2")), [
       first,
       ["call", "call_2", "time", { zone: "CET" }],

@@ -86,8 +86,6 @@ export class AnthropicDecoder implements ProviderDecoder {
   #container: ExecutionContainer | undefined;
   /** The body's message id: another's `message_start` is a retry an intermediary spliced in (vercel/ai 18331). */
   #id: unknown;
-  /** The message's tool ids: unique in a message, so one given again is a block replayed or a retry spliced in, never a second call. */
-  readonly #ids = new Set<string>();
   /** The head of the last `input_json_delta` read (`textPattern`), and its block's index: at first none, so the pattern reads the first. */
   #head = NO_TEXT;
   #headIndex = 0;
@@ -204,8 +202,6 @@ export class AnthropicDecoder implements ProviderDecoder {
     if (providerExecuted === undefined) return;
     const input = block["input"];
     const id = nonEmptyString(block["id"]);
-    if (id && this.#ids.size === this.#ids.add(id).size)
-      return this.#fail(providerError(payload, "A tool call's id came twice in one message."), true);
     const name = nonEmptyString(block["name"]);
     this.#toolBlocks.set(index, {
       initialInput: isRecord(input) && Object.keys(input).length > 0 ? this.#write(input) : undefined,
