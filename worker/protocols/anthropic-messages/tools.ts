@@ -51,6 +51,7 @@ export function messagesTools(
   searchTo?: { provider: string; model: string; listed: boolean },
 ): MessagesTools {
   const given = own(fields, "tools") ?? undefined;
+  checkNoMcpServers(own(fields, "mcp_servers"));
   const server: JsonObject[] = [];
   /** Every server tool by name, with its type: what `tool_choice` may name. */
   const named = new Map<string, string>();
@@ -68,6 +69,7 @@ export function messagesTools(
               `tools[${i}].type`,
               "A Messages tool is `{name, description?, input_schema}`, with no `type` (or `custom`): `function` is Chat Completions' and Responses' form.",
             );
+          checkToolType(type, `tools[${i}].type`);
           const name = own(fields, "name");
           if (typeof name === "string") named.set(name, String(type));
           // Every search tool's domain lists, forwarded, mapped or dropped; its limits when a Chat
@@ -121,6 +123,33 @@ export function messagesTools(
     oneCall,
     server: server.length > 0 ? { tools: server, ...(chosen !== undefined ? { toolChoice: chosen } : {}) } : undefined,
   };
+}
+
+/**
+ * A 400 for a tool `type` Anthropic has not got: each of its own tools' types but `mcp_toolset`
+ * carries a date (`web_search_20250305`), and an undated one would otherwise be dropped unseen.
+ * `mcp_toolset` (the MCP connector) is Anthropic's, but this Worker forwards no MCP server.
+ */
+function checkToolType(type: unknown, path: string): void {
+  if (type === "mcp_toolset")
+    throw invalidField(
+      path,
+      `\`mcp_toolset\` tools (Anthropic's MCP connector) are not forwarded by this Worker: ${MCP}`,
+    );
+  if (typeof type !== "string" || !/^[a-z][a-z0-9_]*_\d{8}$/.test(type))
+    throw invalidField(path, "A tool's `type` must be custom, or one of Anthropic's own tools' (a type with a date).");
+}
+
+/** What a client of Anthropic's MCP connector is told to do instead. */
+const MCP = "run the MCP server's tools as client tools (`custom`), or call Anthropic directly.";
+
+/** `mcp_servers` (the MCP connector's servers), which this Worker forwards to no upstream: a 400 unless absent or empty. */
+function checkNoMcpServers(value: unknown): void {
+  if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) return;
+  throw invalidField(
+    "mcp_servers",
+    `\`mcp_servers\` (Anthropic's MCP connector) is not forwarded by this Worker: ${MCP}`,
+  );
 }
 
 /** A client tool as a `/v1/stream` tool. */
