@@ -50,6 +50,13 @@ export async function openRunEvents(
   // The Worker's tools fit every provider's rule; an earlier turn's call may not, and goes under a short name.
   const { request: sent, names } = withProviderToolNames(run, provider.toolNames);
   const http = provider.buildRequest(sent, target);
+  // A forced choice (a named tool, `required`) holds for the first step alone: its calls ran, so
+  // the later steps are sent `auto` and the model may answer their results, as the OpenAI Agents
+  // SDK resets it (`reset_tool_choice`); forced on every step, a model that holds to it calls
+  // again until `max_steps`.
+  const forced = sent.toolChoice?.type === "tool" || sent.toolChoice?.type === "required";
+  const thenAuto: typeof sent = forced ? { ...sent, toolChoice: { type: "auto" } } : sent;
+  const laterBody = forced ? provider.buildRequest(thenAuto, target).body : http.body;
   const field = providerKit(provider.protocol).conversationField;
   const messages = http.body[field];
   if (!Array.isArray(messages)) throw new Error("A provider request has no conversation field.");
@@ -94,7 +101,7 @@ export async function openRunEvents(
   runController.signal.addEventListener("abort", () => void first?.[0].return?.().catch(() => {}), { once: true });
 
   // The request's tool_choice held to before any tool runs (by the names the provider was sent).
-  const rules = requestRules(sent);
+  const [rules, laterRules] = [requestRules(sent), requestRules(thenAuto)];
   const read = readProtocol(provider.protocol, run.earlyValidation);
   const protocol = provider.protocol === "gemini" ? continuingProtocol(read, continuation) : read;
   const events = runToolLoop({
@@ -108,7 +115,9 @@ export async function openRunEvents(
       ? Object.fromEntries(Object.entries(run.enabled).map(([name, tool]) => [names.toProvider(name), tool]))
       : run.enabled,
     maxSteps: run.maxSteps,
-    ...(limitsCalls(rules) && { beforeTools: () => new AllowedCallsStream(rules) }),
+    ...(limitsCalls(rules) && {
+      beforeTools: (step: number) => new AllowedCallsStream(step === 1 ? rules : laterRules),
+    }),
     signal: runController.signal,
     concurrency: TOOL_CONCURRENCY,
     timeoutMs: TOOL_TIMEOUT_MS,
@@ -128,7 +137,7 @@ export async function openRunEvents(
         step === 1 && first
           ? first
           : await open(
-              { ...http.body, [field]: [...conversationSoFar] as ProviderHttpRequest["body"][string], ...reuse },
+              { ...laterBody, [field]: [...conversationSoFar] as ProviderHttpRequest["body"][string], ...reuse },
               signal,
             ).catch((error: unknown) => {
               if (error instanceof HttpError) refused = { step, error };
