@@ -19,6 +19,12 @@ export interface StepFinishEvent {
 export type LoopFinishReason =
   /** A step finished without a call to run: the model answered. */
   | "no-tool-calls"
+  /**
+   * A step's calls were all left out by the `beforeTools` stage (a server holding the model to
+   * its `tool_choice`: a call of a tool not allowed), so none ran and the model was not asked
+   * again: it called, but not what it was allowed to (`messages` holds its turn without them).
+   */
+  | "calls-left-out"
   /** `maxSteps` steps ran and the last one still had calls (their results are in `messages`, not yet sent). */
   | "max-steps"
   /**

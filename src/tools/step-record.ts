@@ -1,7 +1,14 @@
 // What one step of the tool loop said: its terminal event, each call's outcome, and the turn's calls.
 import type { ToolResult } from "../providers/turn.ts";
 import { callKey } from "../shared/call-key.ts";
-import type { AbortEvent, FinishEvent, InvalidToolCall, ToolCall, ToolCallViolationEvent } from "../shared/events.ts";
+import type {
+  AbortEvent,
+  FinishEvent,
+  InvalidToolCall,
+  ToolCall,
+  ToolCallEvent,
+  ToolCallViolationEvent,
+} from "../shared/events.ts";
 import { isRefusal } from "../shared/values.ts";
 import {
   computerScreenshot,
@@ -20,6 +27,8 @@ export class StepRecord {
   readonly #held = new Set<string>();
   /** The calls whose `tool-call` or `invalid-tool-call` the step's events held (past a `beforeTools` stage). */
   readonly #calls = new Set<string>();
+  /** The loop's own calls the model made, before a `beforeTools` stage ({@link StepRecord.made}). */
+  readonly #made = new Set<string>();
   /** For a turn cut at a schema violation (`earlyValidation` with `abortOnViolation`): what a finish would have listed. */
   readonly #cut:
     | {
@@ -69,6 +78,23 @@ export class StepRecord {
     const stopped = terminal.discarded.find((call) => callKey(call) === callKey(violation));
     if (!stopped) return undefined;
     return { ...turn, invalidToolCalls: [...turn.invalidToolCalls, { ...stopped, error: violation.error }] };
+  }
+
+  /** The step's events as they pass, noting the loop's own calls the model made, before a `beforeTools` stage may leave some out. */
+  made(): TransformStream<ToolCallEvent, ToolCallEvent> {
+    const made = this.#made;
+    return new TransformStream({
+      transform(event, out) {
+        const own = (event.type === "tool-call" || event.type === "invalid-tool-call") && !event.providerExecuted;
+        if (own && !(event.type === "invalid-tool-call" && event.error.code === "withdrawn")) made.add(callKey(event));
+        out.enqueue(event);
+      },
+    });
+  }
+
+  /** The model made calls of the loop's own and a `beforeTools` stage left every one out. */
+  allLeftOut(): boolean {
+    return this.#made.size > 0 && [...this.#made].every((key) => !this.#calls.has(key));
   }
 
   /** The step's events held this call (a `beforeTools` stage may leave calls out). */

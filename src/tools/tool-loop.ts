@@ -32,7 +32,8 @@ export const DEFAULT_MAX_STEPS: number = 8;
  * each tool starts the moment its call completes), then appends the assistant turn and the tool
  * results in the provider's own shape (`assistantMessage`, `toolResultMessages`) and calls the
  * model again, until a step ends without a call to run (a turn the provider paused, Anthropic's
- * `pause_turn`, is sent back as it is and goes on), a step waits for the application to approve
+ * `pause_turn`, is sent back as it is and goes on; `calls-left-out` when `beforeTools` left out
+ * every call the model made), a step waits for the application to approve
  * calls the provider would run (OpenAI Responses' MCP approvals: `loop-finish` of reason
  * `approval`, never run nor answered by the loop) or calls of its own that nobody approved
  * (`approval` too: below), a computer call gets no screenshot to send back (`no-screenshot`), or
@@ -175,7 +176,9 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
     runner = new ToolRunnerStream({ ...options, signal: controller.signal });
     const events = streamToolCalls(response, streamOptions(options, controller.signal));
     // The calls the `beforeTools` stage leaves out never reach the runner: they run nowhere.
-    const kept = options.beforeTools ? events.pipeThrough(options.beforeTools(step)) : events;
+    const kept = options.beforeTools
+      ? events.pipeThrough(record.made()).pipeThrough(options.beforeTools(step))
+      : events;
     reader = kept.pipeThrough(runner).getReader();
     return true;
   }
@@ -221,7 +224,8 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
     else if (terminal?.type === "finish" && refusedTurn(terminal)) finish(out, "refused");
     // The provider ended the turn failed (Gemini's MALFORMED_FUNCTION_CALL, vLLM's abort): no turn to go on from.
     else if (reason === "error") finish(out, "aborted");
-    else if (own.length === 0 && reason !== "pause") finish(out, "no-tool-calls");
+    else if (own.length === 0 && reason !== "pause")
+      finish(out, record.allLeftOut() ? "calls-left-out" : "no-tool-calls");
     else if (controller.signal.aborted) finish(out, "cancelled");
     else if (stuck) finish(out, stuck.reason);
     else if (step >= maxSteps) finish(out, "max-steps");

@@ -369,6 +369,30 @@ group("runToolLoop events and limits", (test) => {
     );
   });
 
+  test("beforeTools: a step whose calls it all left out ends the loop calls-left-out, not no-tool-calls", async () => {
+    const body = openAISSE([chatFragment(0, '{"zone":"UTC"}', "call_b", "get_time"), chatChunk({}, "tool_calls")]);
+    const ran: string[] = [];
+    const tool = (name: string): RunnableTool => ({ run: () => (ran.push(name), "ok") });
+    const run = (stage?: (step: number) => TransformStream<ToolCallEvent, ToolCallEvent>) => {
+      const model = replayModel([body, openAISSE([chatChunk({ content: "done" }), chatChunk({}, "stop")])]);
+      const tools = { get_weather: tool("get_weather"), get_time: tool("get_time") };
+      return collect(runToolLoop({ provider: "openai", messages: [], tools, call: model.call, beforeTools: stage }));
+    };
+    // Leaves out every get_time call, from its events and the finish, as a server holding a forced tool_choice.
+    const noTime = () =>
+      new TransformStream<ToolCallEvent, ToolCallEvent>({
+        transform(event, out) {
+          if ("name" in event && event.name === "get_time") return;
+          out.enqueue(event.type === "finish" ? { ...event, toolCalls: [], reason: "stop" } : event);
+        },
+      });
+    const left = last(await run(noTime));
+    assertEquals([left.reason, left.steps, ran], ["calls-left-out", 1, []]);
+    // A stage that leaves the call in: it runs, and the model's answer ends the loop as ever.
+    const kept = last(await run(() => new TransformStream()));
+    assertEquals([kept.reason, kept.steps, ran], ["no-tool-calls", 2, ["get_time"]]);
+  });
+
   test("a call delivered at a stop (a limit, a provider error) never runs: the step ends aborted", async () => {
     const error = { error: { message: "boom", type: "InternalServerError", code: 500 } };
     const [a, b] = [

@@ -172,7 +172,7 @@ describe("POST /v1/ui and /v1/ag-ui hold to tool_choice: a call it leaves out ne
     expect(events.find((event) => event.type === "error")).toMatchObject({
       error: { message: expect.stringMatching(WHY) },
     });
-    expect(events.at(-1)).toMatchObject({ type: "loop-finish", reason: "no-tool-calls", steps: 1 });
+    expect(events.at(-1)).toMatchObject({ type: "loop-finish", reason: "calls-left-out", steps: 1 });
     expect([ran, upstream.requests.length]).toEqual([[], 1]);
   });
 

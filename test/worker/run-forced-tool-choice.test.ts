@@ -1,7 +1,9 @@
 // /v1/run with a forced `tool_choice` (a named tool, `required`): the force holds for the first
 // step alone, as the OpenAI Agents SDK's `reset_tool_choice` (on by default) resets it to auto after
 // a tool call. Sent on every step, it would leave a model that holds to it no way to answer the
-// results: each step would call again until `max_steps`.
+// results: each step would call again until `max_steps`. And a loop that ended because the model's
+// only calls were of tools its `tool_choice` did not allow says so (`calls-left-out`), not
+// `no-tool-calls`, which means the model answered.
 import { describe, expect, it } from "vitest";
 import { createFetchHandler } from "../../worker/app.ts";
 import { anthropicSse, textBlock, toolUseBlock } from "./anthropic-blocks.ts";
@@ -101,5 +103,12 @@ describe.each(["openai", "anthropic"] as const)("/v1/run (%s) with a forced tool
       expect(requests.map((body) => wire[provider].forced(body))).toEqual([false]);
       expect(finish).toMatchObject({ steps: 1, reason: "no-tool-calls" });
     }
+  });
+
+  it("a named tool, the model calling only another: the loop ends with calls-left-out, not no-tool-calls", async () => {
+    const { requests, finish, events } = await run(provider, { tool_choice: { name: "calculate" } }, "current_time");
+    expect(requests).toHaveLength(1);
+    expect(events.some((event) => (event.type as string) === "tool-result")).toBe(false);
+    expect(finish).toMatchObject({ type: "loop-finish", steps: 1, reason: "calls-left-out" });
   });
 });
