@@ -24,8 +24,10 @@
  *
  * `top_p`, `stop`, `seed` and the penalties go to every provider that has them, in its form
  * (worker/request/parse-sampling.ts); `stop` to one without it the Worker applies itself
- * (worker/services/stop-sequences.ts). Fields that change nothing here are accepted (`user`,
- * `metadata`, `store`, ...), and so are the others OpenAI documents when
+ * (worker/services/stop-sequences.ts). OpenAI's bookkeeping (`prompt_cache_key`,
+ * `prompt_cache_retention`, `safety_identifier`, `store`, `metadata`) is checked and goes to an
+ * OpenAI upstream; `service_tier` and `user` are checked and sent nowhere (../openai-keys.ts).
+ * The others OpenAI documents are accepted when
  * they hold their neutral value (`n: 1`, `logprobs: false`, ...); anything else is a 400 that names it, as OpenAI
  * answers an unknown parameter. `null` is the same as absent. An assistant message's
  * `reasoning_content` (DeepSeek, Kimi, GLM, Qwen), `reasoning` or `reasoning_details` (MiniMax,
@@ -60,6 +62,7 @@ import { withModeration } from "../moderation.ts";
 import { withChatResponseFormat, withChatVerbosity } from "../output-format.ts";
 import { chatCallAt, chatToolField, chatTools, type ChatTools } from "./tools.ts";
 import { withNativeCustomTools } from "../custom-calls.ts";
+import { openAIKeysOf } from "../openai-keys.ts";
 
 /** A validated `POST /v1/chat/completions` request. */
 export interface ChatCompletionRequest extends Pick<ChatTools, "allowed" | "customTools"> {
@@ -91,7 +94,7 @@ const USED = new Set<string>([
   "verbosity",
   "parallel_tool_calls",
 ]);
-/** OpenAI's own bookkeeping (its prompt cache too), and sampling a gateway may leave to the provider. */
+/** OpenAI's own bookkeeping (its prompt cache too): checked, and sent to an OpenAI upstream (../openai-keys.ts). */
 const IGNORED = new Set([
   "user",
   "metadata",
@@ -176,6 +179,9 @@ export function parseChatCompletionRequest(
     request.parallelToolCalls = false;
   const search = chatWebSearchOf(own(fields, "web_search_options") ?? undefined, provider, serverTools);
   if (search) request.openaiWebSearch = search;
+  // OpenAI's bookkeeping, checked; sent to an OpenAI upstream, which takes it (../openai-keys.ts).
+  const keys = openAIKeysOf(fields);
+  if (keys) request.openaiKeys = keys;
   withModeration(fields, provider, request, "openai");
   withChatResponseFormat(fields, provider, request);
   withChatVerbosity(fields, provider, request);

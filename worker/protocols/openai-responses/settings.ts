@@ -17,20 +17,10 @@ import { invalidField } from "../../response/json-error.ts";
 import { isObject, own } from "../../request/json-fields.ts";
 import { parseSampling, type SamplingField } from "../../request/parse-sampling.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
+import { keyOf, metadataOf, oneOf, SERVICE_TIERS } from "../openai-keys.ts";
 
 /** The settings a response repeats: a field left `undefined` is its default. */
 export type ResponseSettings = NonNullable<OpenAIResponsesEncoderOptions["settings"]>;
-
-/** OpenAI's bounds of `metadata`: 16 pairs, keys up to 64 characters, values up to 512. */
-const METADATA = { pairs: 16, key: 64, value: 512 } as const;
-/** The longest `safety_identifier` and `prompt_cache_key` (the spec's and OpenAI's `maxLength`). */
-const MAX_KEY_LENGTH = 64;
-/**
- * The service tiers taken: the spec's `ServiceTierEnum` (`auto`, `default`, `flex`, `priority`),
- * OpenAI's `scale`, and the AI SDK's `fast` and `ultrafast` (its `serviceTier` option's enum), so
- * that no client's tier becomes a 400 here; Codex sends `priority` or `flex`.
- */
-const SERVICE_TIERS = ["auto", "default", "flex", "priority", "scale", "fast", "ultrafast"] as const;
 
 /**
  * The settings a response repeats of `fields` (the request body), each checked; `formatted`: whether
@@ -61,8 +51,8 @@ export function settingsOf(fields: Record<string, unknown>, formatted = true): R
     max_tool_calls: integerIn(given("max_tool_calls"), "max_tool_calls", 1, Number.MAX_SAFE_INTEGER) ?? null,
     service_tier: oneOf(given("service_tier"), "service_tier", SERVICE_TIERS) === undefined ? undefined : "default",
     metadata: metadataOf(given("metadata")),
-    safety_identifier: stringOf(given("safety_identifier"), "safety_identifier") ?? null,
-    prompt_cache_key: stringOf(given("prompt_cache_key"), "prompt_cache_key") ?? null,
+    safety_identifier: keyOf(given("safety_identifier"), "safety_identifier") ?? null,
+    prompt_cache_key: keyOf(given("prompt_cache_key"), "prompt_cache_key") ?? null,
   };
 }
 
@@ -130,11 +120,6 @@ function echoedTools(tools: unknown): OpenAIResponseTool[] {
   });
 }
 
-function oneOf(value: unknown, field: string, values: readonly string[]): string | undefined {
-  if (value === undefined || (typeof value === "string" && values.includes(value))) return value;
-  throw invalidField(field, `\`${field}\` must be ${values.join(" or ")}.`);
-}
-
 function boolean(value: unknown, field: string): boolean | undefined {
   if (value === undefined || typeof value === "boolean") return value;
   throw invalidField(field, `\`${field}\` must be true or false.`);
@@ -149,11 +134,6 @@ function integerIn(value: unknown, field: string, min: number, max: number): num
   if (value === undefined || (Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max))
     return value as number | undefined;
   throw invalidField(field, `\`${field}\` must be a whole number from ${min}${max < 1e6 ? ` to ${max}` : " up"}.`);
-}
-
-function stringOf(value: unknown, field: string): string | undefined {
-  if (value === undefined || (typeof value === "string" && value.length <= MAX_KEY_LENGTH)) return value;
-  throw invalidField(field, `\`${field}\` must be a string of at most ${MAX_KEY_LENGTH} characters.`);
 }
 
 /** `text`: its `format` (`text`, `json_object`, or `json_schema` with its fields; `text` when not `formatted`) and `verbosity`. */
@@ -217,19 +197,3 @@ const SPEC_EFFORT: ReadonlyMap<string, string> = new Map([
   ["minimal", "low"],
   ["max", "xhigh"],
 ]);
-
-/** `metadata`: up to 16 string pairs, as OpenAI bounds it (kept with a stored response). */
-function metadataOf(value: unknown): Record<string, string> | undefined {
-  if (value === undefined) return undefined;
-  if (!isObject(value)) throw invalidField("metadata", "`metadata` must be an object of strings.");
-  const entries = Object.entries(value);
-  if (entries.length > METADATA.pairs)
-    throw invalidField("metadata", `\`metadata\` holds at most ${METADATA.pairs} pairs.`);
-  for (const [key, entry] of entries)
-    if (key.length > METADATA.key || typeof entry !== "string" || entry.length > METADATA.value)
-      throw invalidField(
-        "metadata",
-        `\`metadata\` keys are at most ${METADATA.key} characters and its values strings of at most ${METADATA.value}.`,
-      );
-  return Object.fromEntries(entries) as Record<string, string>;
-}
