@@ -151,7 +151,7 @@ export class ToolCallAccumulatorCore {
   }
 
   #onChunk(delta: ToolCallChunkDelta): void {
-    const call = this.#registry.resolve(delta, this.#s);
+    const call = this.#registry.resolve(delta);
     if (!call) return this.#fail("too-many-tool-calls", "The response has more tool calls than the limit allows.");
     // A whole call resent as one final summary fragment is dropped: only when the text so far is one closed JSON
     // value and the fragment repeats it exactly (a genuine fragment cannot: nothing but white space may follow it).

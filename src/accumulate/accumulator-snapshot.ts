@@ -73,6 +73,7 @@ export function restoreAccumulator<T extends ToolCallAccumulatorCore | ToolCallA
     if (call) registry.latest.set(choice, call);
   }
   for (const [choice, indexes, next] of saved.used) registry.used.set(choice, { indexes: new Set(indexes), next });
+  for (const call of [...state.toolCalls, ...state.invalidToolCalls]) if (call.id) registry.given.add(call.id);
   registry.count = saved.count;
   return target;
 }

@@ -3,15 +3,6 @@ import type { ToolCallChunkDelta, ToolCallWholeDelta } from "../shared/deltas.ts
 import type { DiscardedToolCall } from "../shared/events.ts";
 import { withChoice } from "../shared/values.ts";
 
-/** A call completed (valid or not), as the `finish` lists it: its id. */
-type Completed = { readonly id: string | null };
-
-/** The calls of a response completed so far, valid and invalid (the accumulator's state). */
-interface Done {
-  readonly toolCalls: readonly Completed[];
-  readonly invalidToolCalls: readonly Completed[];
-}
-
 /** The accumulator's state of one call that has not completed yet. */
 export interface OpenToolCall {
   /** The provider's index when it has one that no other call of the choice used, else the next free one. */
@@ -63,6 +54,10 @@ export class ToolCallRegistry {
   readonly used: Map<number, { indexes: Set<number>; next: number }> = new Map();
   /** Calls opened so far, for the limit. */
   count = 0;
+  /** The ids given to the response's calls, open or completed: an id names one call (a restore adds the completed ones'). */
+  readonly given: Set<string> = new Set();
+  /** The next suffix to try for an id given again. */
+  readonly #suffixes = new Map<string, number>();
 
   readonly #bufferOptions: ArgumentsBufferOptions;
   readonly #onOpen: ((call: OpenToolCall) => void) | undefined;
@@ -82,22 +77,24 @@ export class ToolCallRegistry {
   /**
    * Finds or opens the call a fragment belongs to and merges its id, name and provider metadata;
    * `undefined` past the limit. A second, different call under an id an earlier call of the
-   * response had (open, or in `done`) gets that id with the first free suffix (`call_1_2`), kept as
+   * response had (open or completed: {@link given}) gets that id with the first free suffix (`call_1_2`), kept as
    * its `id`, the provider's as `providerId`: a tool result answers a call by its id, so no two calls
    * of a response share one (DeepSeek, GLM and Kimi have given parallel calls one id). Such a
    * fragment has a name, and an index where no call of that id is open; the same call's id again
    * (its later fragments, a whole call resent at its index) is none.
    */
-  resolve(fragment: ToolCallChunkDelta, done?: Done): OpenToolCall | undefined {
+  resolve(fragment: ToolCallChunkDelta): OpenToolCall | undefined {
     const choice = fragment.choice ?? 0;
     const id = fragment.id;
     let providerId: string | undefined;
     if (id && fragment.name && fragment.index !== undefined) {
       const at = this.find(choice, fragment.index);
       // The registry's ids are the response's, as #byId's are: a server gives each choice's calls their own.
-      if ((!at || (at.id !== null && (at.providerId ?? at.id) !== id)) && this.#taken(id, done)) {
-        let n = 2;
-        while (this.#taken(`${id}_${n}`, done)) n++;
+      if ((!at || (at.id !== null && (at.providerId ?? at.id) !== id)) && this.given.has(id)) {
+        // The search goes on from the last suffix given for this id: a server that gives every call one id costs no more per call.
+        let n = this.#suffixes.get(id) ?? 2;
+        while (this.given.has(`${id}_${n}`)) n++;
+        this.#suffixes.set(id, n + 1);
         providerId = id;
         fragment = { ...fragment, id: `${id}_${n}` };
       }
@@ -115,6 +112,7 @@ export class ToolCallRegistry {
       call.id = fragment.id;
       if (providerId) call.providerId = providerId;
       this.#byId.set(fragment.id, call);
+      this.given.add(fragment.id);
     }
     if (fragment.name) call.name = mergeName(call, fragment.name);
     withCallFields(call, fragment);
@@ -163,13 +161,10 @@ export class ToolCallRegistry {
       if (!calls) this.#byKey.set(call.choice, (calls = new Map()));
       calls.set(call.providerIndex, call);
     }
-    if (call.id !== null) this.#byId.set(call.id, call);
-  }
-
-  /** Whether a call of the response, open or completed, has `id`. */
-  #taken(id: string, done: Done | undefined): boolean {
-    const given = (calls: readonly Completed[]) => calls.some((call) => call.id === id);
-    return this.#byId.has(id) || (!!done && (given(done.toolCalls) || given(done.invalidToolCalls)));
+    if (call.id !== null) {
+      this.#byId.set(call.id, call);
+      this.given.add(call.id);
+    }
   }
 
   #locate(fragment: ToolCallChunkDelta, choice: number): OpenToolCall | undefined {

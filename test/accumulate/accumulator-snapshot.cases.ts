@@ -122,6 +122,22 @@ group("ToolCallAccumulator snapshot and restore", (test) => {
     }
   });
 
+  test("a call under an id a completed call had gets the same suffix in a run restored at any cut", () => {
+    const call = (index: number, name: string): ProviderDelta[] => [
+      { type: "tool-call-chunk", index, id: "c1", name, argumentsDelta: "{}" },
+      { type: "tool-call-end", index },
+    ];
+    const deltas = [...call(0, "f"), ...call(1, "g"), ...call(2, "h")];
+    const whole = feed(deltas, true);
+    const ids = whole.events.flatMap((event) => (event.type === "tool-call" ? [event.id] : []));
+    assertEquals(ids, ["c1", "c1_2", "c1_3"]);
+    for (let cut = 0; cut <= deltas.length; cut++) {
+      const first = feed(deltas.slice(0, cut), false);
+      const resumed = feed(deltas.slice(cut), true, JSON.parse(JSON.stringify(snapshotAccumulator(first.accumulator))));
+      assertEquals([...first.events, ...resumed.events], whole.events, `restored at ${cut}`);
+    }
+  });
+
   test("ToolCallAccumulatorStream continues from a snapshot taken between writes", async () => {
     const deltas: ProviderDelta[] = [
       { type: "text-delta", text: "a" },

@@ -8,7 +8,7 @@
 // answered. Before, OpenAI Chat merged it into the first call (its name lost) and the others gave two
 // calls one id. The same call's id given again (on its later fragments, or a whole call resent at its
 // index) is no second call. Built by hand in each provider's wire shapes.
-import { streamToolCalls, type Provider, type ToolCallEvent } from "../../src/index.ts";
+import { streamToolCalls, ToolCallAccumulator, type Provider, type ToolCallEvent } from "../../src/index.ts";
 import { assertEquals, group } from "../support/harness.ts";
 import { assertEventInvariants } from "../support/invariants.ts";
 import { converse } from "../support/event-stream.ts";
@@ -166,5 +166,31 @@ group("A call id given to a second, different call: the second is delivered unde
       ["call", "call_2", "time", { zone: "CET" }],
       ["finish", ["weather", "time"]],
     ]);
+  });
+
+  test("every call of a response under one id: each its own suffix, in order (the maxToolCalls default's count)", () => {
+    const ids: string[] = [];
+    const accumulator = new ToolCallAccumulator((event) => {
+      if (event.type === "tool-call") ids.push(event.id!);
+    });
+    for (let index = 0; index < 1024; index++) {
+      accumulator.push({ type: "tool-call-chunk", index, id: "x", name: "f", argumentsDelta: "{}" });
+      accumulator.push({ type: "tool-call-end", index });
+    }
+    accumulator.end();
+    assertEquals(ids, ["x", ...Array.from({ length: 1023 }, (_, i) => `x_${i + 2}`)]);
+  });
+
+  test("a suffixed id a provider gave itself is taken: the next free one is given", () => {
+    const ids: string[] = [];
+    const accumulator = new ToolCallAccumulator((event) => {
+      if (event.type === "tool-call") ids.push(event.id!);
+    });
+    for (const [index, id] of ["x", "x_2", "x", "x"].entries()) {
+      accumulator.push({ type: "tool-call-chunk", index, id, name: "f", argumentsDelta: "{}" });
+      accumulator.push({ type: "tool-call-end", index });
+    }
+    accumulator.end();
+    assertEquals(ids, ["x", "x_2", "x_3", "x_4"]);
   });
 });
