@@ -20,6 +20,15 @@ export const EMPTY_TURN: readonly string[] = anthropicSse(
   { type: "message_stop" },
 );
 
+/** An Anthropic turn that says `said` and ends (`end_turn`). */
+export const textTurn = (said: string): string[] =>
+  anthropicSse(
+    { type: "message_start", message: { id: "msg_1", content: [], usage: { input_tokens: 5, output_tokens: 1 } } },
+    ...textBlock(0, said),
+    { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 2 } },
+    { type: "message_stop" },
+  );
+
 /** A signed thinking block at `index`. */
 export const thinkingBlock = (index: number, text: string, signature: string) => [
   { type: "content_block_start", index, content_block: { type: "thinking", thinking: "", signature: "" } },

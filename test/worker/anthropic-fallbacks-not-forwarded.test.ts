@@ -7,7 +7,7 @@
 // client protocol sends `fallbacks`, the beta allowed by ANTHROPIC_BETAS, and the request that
 // reaches Anthropic has no `fallbacks` (the beta alone turns nothing on).
 import { describe, expect, it } from "vitest";
-import { anthropicSse, textBlock } from "./anthropic-blocks.ts";
+import { textTurn } from "./anthropic-blocks.ts";
 import { post } from "./client-support.ts";
 import { FakeUpstream, streamRequest, testEnv, worker } from "./support.ts";
 
@@ -19,16 +19,7 @@ const env = testEnv({
   CLIENT_TOKEN: "t",
 });
 const headers = { authorization: "Bearer t", "x-api-key": "t", "anthropic-beta": BETA };
-const answer = (): FakeUpstream =>
-  new FakeUpstream({
-    kind: "sse",
-    chunks: anthropicSse(
-      { type: "message_start", message: { id: "msg_1", content: [], usage: { input_tokens: 5, output_tokens: 1 } } },
-      ...textBlock(0, "Hi."),
-      { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 2 } },
-      { type: "message_stop" },
-    ),
-  });
+const answer = (): FakeUpstream => new FakeUpstream({ kind: "sse", chunks: textTurn("Hi.") });
 const tools = [{ type: "function", function: { name: "run_scan", parameters: { type: "object" } } }];
 
 /**

@@ -13,7 +13,7 @@ import type {
 } from "@anthropic-ai/sdk/resources/beta/messages/messages";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../worker/env.ts";
-import { anthropicSse, serverToolUseBlock, textBlock } from "./anthropic-blocks.ts";
+import { anthropicSse, serverToolUseBlock, textBlock, textTurn } from "./anthropic-blocks.ts";
 import { OPENAI_ANTHROPIC_ENV, workerFetch } from "./client-support.ts";
 import { FakeUpstream, testEnv } from "./support.ts";
 
@@ -35,16 +35,7 @@ const anthropicEnv = (serverTools?: string): Env =>
     CLIENT_TOKEN: "t",
     ...(serverTools !== undefined ? { ANTHROPIC_SERVER_TOOLS: serverTools } : {}),
   });
-const answer = (): FakeUpstream =>
-  new FakeUpstream({
-    kind: "sse",
-    chunks: anthropicSse(
-      { type: "message_start", message: { id: "msg_1", content: [], usage: { input_tokens: 5, output_tokens: 1 } } },
-      ...textBlock(0, "Done."),
-      { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 2 } },
-      { type: "message_stop" },
-    ),
-  });
+const answer = (): FakeUpstream => new FakeUpstream({ kind: "sse", chunks: textTurn("Done.") });
 const sdk = (env: Env, upstream: FakeUpstream): Anthropic =>
   new Anthropic({
     baseURL: "http://localhost:8787",

@@ -5,20 +5,11 @@
 // (every one but `custom` and `mcp_toolset` carries a date) is the same 400, as at Anthropic.
 import Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
-import { anthropicSse, textBlock } from "./anthropic-blocks.ts";
+import { textTurn } from "./anthropic-blocks.ts";
 import { OPENAI_ANTHROPIC_ENV, workerFetch } from "./client-support.ts";
 import { FakeUpstream } from "./support.ts";
 
-const answer = (): FakeUpstream =>
-  new FakeUpstream({
-    kind: "sse",
-    chunks: anthropicSse(
-      { type: "message_start", message: { id: "msg_1", content: [], usage: { input_tokens: 5, output_tokens: 1 } } },
-      ...textBlock(0, "Done."),
-      { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 2 } },
-      { type: "message_stop" },
-    ),
-  });
+const answer = (): FakeUpstream => new FakeUpstream({ kind: "sse", chunks: textTurn("Done.") });
 const OWN = { name: "read_file", input_schema: { type: "object" as const } };
 const SERVERS = [{ type: "url", url: "https://mcp.example.com/sse", name: "docs" }];
 
