@@ -1,11 +1,12 @@
 /**
  * OpenAI's bookkeeping fields of a Chat Completions or Responses request: `prompt_cache_key`,
  * `prompt_cache_retention`, `safety_identifier`, `store`, `metadata`, `service_tier`, `user`. Each
- * is checked as OpenAI checks it (a wrong type is a 400 naming the field); those an OpenAI upstream
- * takes go to one as `openaiKeys` (OpenAI Responses, and OpenAI Chat at api.openai.com: a
- * compatible server may refuse them); the other providers have no such fields and get none.
- * `service_tier` is checked but never sent: a tier bills the operator's key (`priority` at a
- * higher price), as the server tools are sent only when the deployment lists them.
+ * is checked as OpenAI checks it (a wrong type is a 400 naming the field), by both routes; those an
+ * OpenAI upstream takes (all of them in openai-node's Chat and Responses create params) go to one
+ * as `openaiKeys` (OpenAI Responses, and OpenAI Chat at api.openai.com: a compatible server may
+ * refuse them); the other providers have no such fields and get none. `service_tier` is checked but
+ * never sent: a tier bills the operator's key (`priority` at a higher price), as the server tools
+ * are sent only when the deployment lists them.
  *
  * @module
  */
@@ -28,8 +29,9 @@ const RETENTIONS = ["in_memory", "in-memory", "24h"] as const;
 
 /**
  * The fields of `fields` (a Chat or Responses body) an OpenAI upstream takes, each checked:
- * `prompt_cache_key`, `prompt_cache_retention`, `safety_identifier`, `store`, and `metadata` with
- * `store: true` (OpenAI keeps it with the stored completion); `service_tier` and `user` checked
+ * `prompt_cache_key`, `prompt_cache_retention`, `safety_identifier`, `store`, `metadata` (OpenAI
+ * Chat takes it with `store: true` alone: worker/upstream/providers/openai-chat.ts) and `user`
+ * (deprecated by OpenAI for the first and third, still taken by both APIs); `service_tier` checked
  * and not sent. `null` is absent. Undefined when there is none to send.
  */
 export function openAIKeysOf(fields: Record<string, unknown>): JsonObject | undefined {
@@ -38,14 +40,15 @@ export function openAIKeysOf(fields: Record<string, unknown>): JsonObject | unde
   if (store !== undefined && typeof store !== "boolean") throw invalidField("store", "`store` must be true or false.");
   const metadata = metadataOf(given("metadata"));
   oneOf(given("service_tier"), "service_tier", SERVICE_TIERS);
-  if (given("user") !== undefined && typeof given("user") !== "string")
-    throw invalidField("user", "`user` must be a string.");
+  const user = given("user");
+  if (user !== undefined && typeof user !== "string") throw invalidField("user", "`user` must be a string.");
   const keys: JsonObject = {
     ...pair("prompt_cache_key", keyOf(given("prompt_cache_key"), "prompt_cache_key")),
     ...pair("prompt_cache_retention", oneOf(given("prompt_cache_retention"), "prompt_cache_retention", RETENTIONS)),
     ...pair("safety_identifier", keyOf(given("safety_identifier"), "safety_identifier")),
     ...pair("store", store),
-    ...pair("metadata", store === true ? metadata : undefined),
+    ...pair("metadata", metadata),
+    ...pair("user", user),
   };
   return Object.keys(keys).length > 0 ? keys : undefined;
 }

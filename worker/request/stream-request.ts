@@ -135,9 +135,10 @@ export interface StreamRequest {
    */
   strictTools?: readonly string[];
   /**
-   * A Responses client's `prompt_cache_key` and `safety_identifier`, for an OpenAI Responses
-   * upstream and OpenAI Chat at OpenAI, which take them (the others have no such fields). Never read
-   * from a `/v1/stream` body.
+   * A Responses or Chat client's OpenAI bookkeeping (`prompt_cache_key`, `prompt_cache_retention`,
+   * `safety_identifier`, `store`, `metadata`, `user`: worker/protocols/openai-keys.ts), for an OpenAI
+   * Responses upstream and OpenAI Chat at OpenAI, which take them (the others have no such fields).
+   * Never read from a `/v1/stream` body.
    */
   openaiKeys?: JsonObject;
   /** A Responses client's `truncation: "auto"`, for an OpenAI Responses upstream. Never read from a `/v1/stream` body. */

@@ -25,8 +25,8 @@
  * `top_p`, `stop`, `seed` and the penalties go to every provider that has them, in its form
  * (worker/request/parse-sampling.ts); `stop` to one without it the Worker applies itself
  * (worker/services/stop-sequences.ts). OpenAI's bookkeeping (`prompt_cache_key`,
- * `prompt_cache_retention`, `safety_identifier`, `store`, `metadata`) is checked and goes to an
- * OpenAI upstream; `service_tier` and `user` are checked and sent nowhere (../openai-keys.ts).
+ * `prompt_cache_retention`, `safety_identifier`, `store`, `metadata`, `user`) is checked and goes to
+ * an OpenAI upstream; `service_tier` is checked and sent nowhere (../openai-keys.ts).
  * The others OpenAI documents are accepted when
  * they hold their neutral value (`n: 1`, `logprobs: false`, ...); anything else is a 400 that names it, as OpenAI
  * answers an unknown parameter. `null` is the same as absent. An assistant message's

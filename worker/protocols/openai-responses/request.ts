@@ -167,9 +167,8 @@ export function parseResponsesRequest(
   );
   // Whether OpenAI keeps the response (Codex sends `store: false`): passed on to an OpenAI
   // Responses or Gemini Interactions upstream, which otherwise stores every call; the others have no such setting.
-  const store = own(fields, "store") ?? undefined;
-  if (store !== undefined && typeof store !== "boolean") throw invalidField("store", "`store` must be true or false.");
-  if (store !== undefined) request.store = store;
+  const store = own(fields, "store") ?? undefined; // checked with OpenAI's bookkeeping (../openai-keys.ts)
+  if (typeof store === "boolean") request.store = store;
   withBuiltInTools(request, builtIns, given);
   withNativeCustomTools(request, customTools);
   if (webSearch) request.openaiWebSearch = webSearch;
@@ -183,7 +182,7 @@ export function parseResponsesRequest(
   if (compaction && provider === "openai-responses") request.openaiContextManagement = compaction;
   withModeration(fields, provider, request, "openai-responses");
   if (settings.parallel_tool_calls === false) request.parallelToolCalls = false; // held to by ../../services/call-rules.ts too
-  Object.assign(request, openAIFieldsOf(settings));
+  Object.assign(request, openAIFieldsOf(fields, settings));
   const chosen = {
     request,
     model: own(fields, "model") as string,

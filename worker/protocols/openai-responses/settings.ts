@@ -17,7 +17,7 @@ import { invalidField } from "../../response/json-error.ts";
 import { isObject, own } from "../../request/json-fields.ts";
 import { parseSampling, type SamplingField } from "../../request/parse-sampling.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
-import { keyOf, metadataOf, oneOf, SERVICE_TIERS } from "../openai-keys.ts";
+import { keyOf, metadataOf, oneOf, openAIKeysOf, SERVICE_TIERS } from "../openai-keys.ts";
 
 /** The settings a response repeats: a field left `undefined` is its default. */
 export type ResponseSettings = NonNullable<OpenAIResponsesEncoderOptions["settings"]>;
@@ -57,23 +57,20 @@ export function settingsOf(fields: Record<string, unknown>, formatted = true): R
 }
 
 /**
- * What the OpenAI upstreams take of the settings, onto the parsed request: `prompt_cache_key` and
- * `safety_identifier` (a key that reads the prompt cache, the client's end user for abuse
- * detection) as `openaiKeys`, for OpenAI Responses and Chat; `truncation: "auto"` (OpenAI drops
- * the earliest items that overflow the context window, where `disabled`, its default, is a 400) as
- * `openaiTruncation`, for OpenAI Responses; `{}` when the request gives none of them.
+ * What the OpenAI upstreams take of the request body `fields`, onto the parsed request: OpenAI's
+ * bookkeeping (`prompt_cache_key`, `prompt_cache_retention`, `safety_identifier`, `store`,
+ * `metadata`, `user`) as `openaiKeys`, checked and picked as for a Chat client (../openai-keys.ts:
+ * `service_tier` is sent nowhere), for OpenAI Responses and Chat; `truncation: "auto"` (OpenAI
+ * drops the earliest items that overflow the context window, where `disabled`, its default, is a
+ * 400) as `openaiTruncation`, for OpenAI Responses; `{}` when the request gives none of them.
  */
-export function openAIFieldsOf({
-  prompt_cache_key,
-  safety_identifier,
-  truncation,
-}: ResponseSettings): Pick<StreamRequest, "openaiKeys" | "openaiTruncation"> {
-  const keys = {
-    ...(typeof prompt_cache_key === "string" && { prompt_cache_key }),
-    ...(typeof safety_identifier === "string" && { safety_identifier }),
-  };
+export function openAIFieldsOf(
+  fields: Record<string, unknown>,
+  { truncation }: ResponseSettings,
+): Pick<StreamRequest, "openaiKeys" | "openaiTruncation"> {
+  const keys = openAIKeysOf(fields);
   return {
-    ...(Object.keys(keys).length > 0 && { openaiKeys: keys }),
+    ...(keys && { openaiKeys: keys }),
     ...(truncation === "auto" && { openaiTruncation: truncation }),
   };
 }

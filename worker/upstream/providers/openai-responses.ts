@@ -34,7 +34,7 @@ export function buildOpenAIResponsesRequest(request: StreamRequest, target: Prov
   };
 }
 
-/** The body with a Responses client's choice of a tool OpenAI runs, in place of `required`, its `max_tool_calls`, `parallel_tool_calls`, `prompt_cache_key`, `safety_identifier`, `truncation`, `context_management` and `moderation`. */
+/** The body with a Responses client's choice of a tool OpenAI runs, in place of `required`, its `max_tool_calls`, `parallel_tool_calls`, OpenAI's bookkeeping (`prompt_cache_key`, ...: ../../protocols/openai-keys.ts), `truncation`, `context_management` and `moderation`. */
 function withToolChoice(
   body: JsonObject,
   {
