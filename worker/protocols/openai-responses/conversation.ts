@@ -118,9 +118,18 @@ export async function readConversation(
     throw invalidField("previous_response_id", "`previous_response_id` must be a string.");
   const previousId = previous === undefined ? undefined : storedIdOfResponse(previous);
   if (previous !== undefined && previousId === undefined) throw previousNotFound();
+  const seen = new Set<string>();
   const wanted = references.map((i) => {
     const id = own((input as Record<string, unknown>[])[i]!, "id");
     if (typeof id !== "string") throw invalidField(`input[${i}].id`, "An `item_reference` needs the `id` of an item.");
+    // Each reference becomes a copy of its item: one item named many times would make a small
+    // request a provider body (and a stored input) far past what was read. OpenAI refuses it too.
+    if (seen.has(id))
+      throw invalidField(
+        `input[${i}].id`,
+        `Duplicate item found with id ${id}: an input names each item once. Remove the duplicate and try again.`,
+      );
+    seen.add(id);
     const named = storedIdOfItem(id);
     if (named === undefined) throw unknownStored(`input[${i}].id`, "item");
     return { i, id, from: named.storedId, input: named.input };

@@ -1,0 +1,40 @@
+// What an `item_reference` costs is bounded by what it reads: one request naming a stored item
+// many times would otherwise send the provider that item once per reference, a body far past
+// MAX_AGENT_BODY_BYTES built from a small request (and, stored again, the same in the store).
+// OpenAI refuses an input that holds one item twice ("Duplicate item found with id ..."), and so
+// does the Worker, naming the second reference.
+import { describe, expect, it } from "vitest";
+import type { Env } from "../../worker/env.ts";
+import { post } from "./client-support.ts";
+import { AUTH, live, scripted } from "./open-responses-support.ts";
+import { responses, worker } from "./support.ts";
+
+const env: Env = { ...live("anthropic"), RESPONSES: responses, MAX_AGENT_BODY_BYTES: "40000" };
+const json = async (response: Response) => (await response.json()) as Record<string, unknown>;
+
+describe("/v1/responses: an item named twice", () => {
+  it("is a 400 naming the second reference, and the provider is never sent the copies", async () => {
+    const upstream = scripted("anthropic", { text: "Noted." });
+    const app = worker(upstream);
+    const send = (body: Record<string, unknown>) =>
+      app.call(post("/v1/responses", { model: "anthropic/test-model", ...body }, AUTH), env);
+    const first = await json(await send({ input: "x".repeat(30_000) }));
+    const listed = await app.call(
+      new Request(`http://localhost:8787/v1/responses/${first["id"]}/input_items`, AUTH),
+      env,
+    );
+    const [item] = (await json(listed))["data"] as { id: string }[];
+    const sent = upstream.requests.length;
+    // 200 references are 20 KB of request; read back each, 6 MB for the provider.
+    const references = Array.from({ length: 200 }, () => ({ type: "item_reference", id: item!.id }));
+    const answer = await send({ input: references, store: false });
+    const error = (await json(answer))["error"] as { param: string; message: string };
+    expect([answer.status, error.param]).toEqual([400, "input[1].id"]);
+    expect(error.message).toContain(item!.id);
+    expect(upstream.requests).toHaveLength(sent);
+    // Named once, it is served.
+    const once = await send({ input: [references[0]!], store: false });
+    expect(once.status).toBe(200);
+    expect(JSON.stringify(upstream.requests.at(-1)!.body).length).toBeLessThan(40_000);
+  });
+});
