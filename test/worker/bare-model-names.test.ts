@@ -2,6 +2,7 @@
 // offline any name is served (the scripted model answers, there is nothing to map); with
 // OpenAI's key it is OpenAI's model, sent as given; with other providers' keys only it is a 400
 // unknown_provider naming the field, in the protocol's error shape, and nothing is sent.
+// A request without `model`, on those and the agent endpoints, is told every form the deployment takes.
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../worker/env.ts";
 import { FakeUpstream, testEnv, worker } from "./support.ts";
@@ -100,4 +101,39 @@ describe("a model name alone on /v1/ui and /v1/ag-ui, as on /v1/chat/completions
       ]);
     });
   }
+});
+
+describe("a request without `model` is told what names are taken", () => {
+  const routes = {
+    "/v1/messages": { max_tokens: 64, messages: [{ role: "user", content: PROMPT }] },
+    "/v1/responses": { input: PROMPT },
+    "/v1/chat/completions": { messages: [{ role: "user", content: PROMPT }] },
+  };
+  const said = async (path: string, env: Env) => {
+    const response = await send(path, routes[path as keyof typeof routes], env);
+    const { error } = (await response.json()) as { error: { message: string } };
+    return [response.status, error.message] as const;
+  };
+
+  for (const [path, native] of [
+    ["/v1/messages", "anthropic"],
+    ["/v1/responses", "openai-responses"],
+    ["/v1/chat/completions", "openai"],
+  ] as const)
+    it(`${path}: a name alone where one is taken (offline, or with ${native}'s key), MODEL_ALIASES where it maps names`, async () => {
+      for (const env of [
+        testEnv(),
+        testEnv({ CLIENT_TOKEN: "t", [`${native === "anthropic" ? "ANTHROPIC" : "OPENAI"}_API_KEY`]: "k" }),
+      ]) {
+        const [status, message] = await said(path, env);
+        expect([status, message]).toEqual([400, expect.stringContaining("<provider>/<model>")]);
+        expect(message).toContain(`or a model name alone, which ${native} serves`);
+      }
+      const other = testEnv({ CLIENT_TOKEN: "t", GEMINI_API_KEY: "g" });
+      expect((await said(path, other))[1]).not.toContain("alone");
+      if (path === "/v1/chat/completions") return; // MODEL_ALIASES maps the agent endpoints' names alone
+      const [, message] = await said(path, { ...other, MODEL_ALIASES: "claude-*=gemini/m" });
+      expect(message).toContain("or a name the MODEL_ALIASES variable maps");
+      expect(message).not.toContain("alone");
+    });
 });

@@ -32,7 +32,7 @@ export function agentModel(
       field: "model",
     });
   }
-  return providerModel(value, providers, "model");
+  return providerModel(value, providers, "model", bare, aliases.length > 0);
 }
 
 /**

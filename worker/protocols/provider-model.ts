@@ -6,19 +6,28 @@ import { HttpError, invalidField } from "../response/json-error.ts";
  * provider is everything before the first `/`, the model the rest (which may hold slashes, as
  * `openai/meta-llama/Llama-3.3-70B` for an OpenAI-compatible server does). The model id itself is
  * checked later with the rules of `POST /v1/stream`. Messages never repeat the client's value.
- * With `bare`, a name without a `/` is that provider's model.
+ * With `bare`, a name without a `/` is that provider's model. A message about a missing or
+ * malformed name says every form taken: a name alone with `bare`, one `MODEL_ALIASES` maps with
+ * `aliased` (agent-model.ts), so that it never sends a client away from a name it could use.
  */
 export function providerModel(
   value: unknown,
   providers: readonly string[],
   field = "model",
   bare?: string,
+  aliased = false,
 ): { provider: string; model: string } {
   // A name without a provider (`gpt-4o-mini`) goes to the protocol's own provider when the caller
   // may serve it so (agent-model.ts bareNameProvider: offline, or with that provider's key).
   if (bare !== undefined && typeof value === "string" && value !== "" && !value.includes("/"))
-    return providers.includes(value) ? providerModel(`${value}/`, providers, field) : { provider: bare, model: value };
-  const shape = `<provider>/<model>, the provider one of: ${providers.join(", ")} (as in ${providers[0]}/gpt-4o-mini)`;
+    return providers.includes(value)
+      ? providerModel(`${value}/`, providers, field, bare, aliased)
+      : { provider: bare, model: value };
+  const shape = [
+    `<provider>/<model>, the provider one of: ${providers.join(", ")} (as in ${providers[0]}/gpt-4o-mini)`,
+    ...(bare === undefined ? [] : [`or a model name alone, which ${bare} serves`]),
+    ...(aliased ? ["or a name the MODEL_ALIASES variable maps"] : []),
+  ].join(", ");
   if (typeof value !== "string" || value === "") throw invalidField(field, `\`${field}\` is required: ${shape}.`);
   const slash = value.indexOf("/");
   const provider = slash < 0 ? value : value.slice(0, slash);
