@@ -66,6 +66,7 @@ import "./providers/gemini-interactions/gemini-interactions-resume.cases.ts";
 import "./providers/gemini-interactions/gemini-interactions-event-facts.cases.ts";
 import "./providers/gemini-interactions/gemini-interactions-step-parts.cases.ts";
 import "./providers/gemini-interactions/gemini-interactions-step-bound.cases.ts";
+import "./providers/gemini-interactions/gemini-interactions-step-error.cases.ts";
 import "./providers/gemini-interactions/gemini-interactions-continuation.cases.ts";
 import "./providers/gemini-interactions/gemini-interactions-step-usage.cases.ts";
 import "./providers/gemini-interactions/gemini-interactions-citations.cases.ts";

@@ -161,9 +161,18 @@ group("Reasoning: adaptive thinking on the Claude models that have it", (test) =
     // with them (docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-adaptive-thinking.html: "Use
     // thinking.type: "adaptive" with output_config.effort"); before, the effort was dropped and the model thought at its default.
     const bedrock = body("bedrock", { model: "global.anthropic.claude-opus-4-6-v1", reasoning: on });
-    assertEquals(bedrock["additionalModelRequestFields"], { thinking: { type: "adaptive" }, output_config: { effort: "low" } });
-    const xhigh = body("bedrock", { model: "anthropic.claude-opus-4-7", reasoning: { type: "adaptive", effort: "xhigh" } });
-    assertEquals(xhigh["additionalModelRequestFields"], { thinking: { type: "adaptive" }, output_config: { effort: "xhigh" } });
+    assertEquals(bedrock["additionalModelRequestFields"], {
+      thinking: { type: "adaptive" },
+      output_config: { effort: "low" },
+    });
+    const xhigh = body("bedrock", {
+      model: "anthropic.claude-opus-4-7",
+      reasoning: { type: "adaptive", effort: "xhigh" },
+    });
+    assertEquals(xhigh["additionalModelRequestFields"], {
+      thinking: { type: "adaptive" },
+      output_config: { effort: "xhigh" },
+    });
     const none = body("bedrock", { model: "anthropic.claude-sonnet-4-6", reasoning: { type: "adaptive" } });
     assertEquals(none["additionalModelRequestFields"], { thinking: { type: "adaptive" } });
     for (const model of ["claude-sonnet-4-5", "claude-opus-4-5-20251101", "claude-haiku-4-5", "claude-3-7-sonnet"]) {

@@ -51,7 +51,10 @@ export function bedrockRequestBody(request: ProviderRequest): Fields {
     // Anthropic's own fields, as Claude on Bedrock takes them: an adaptive request's effort in its `output_config`
     // (Bedrock's adaptive-thinking guide: "thinking.type: adaptive with output_config.effort").
     const { effort } = thinking;
-    body["additionalModelRequestFields"] = { thinking: thinking.thinking, ...(effort && { output_config: { effort } }) };
+    body["additionalModelRequestFields"] = {
+      thinking: thinking.thinking,
+      ...(effort && { output_config: { effort } }),
+    };
   } else if (request.temperature !== undefined) {
     if (request.temperature > 1) throw requestError("temperature", "Bedrock models accept a temperature from 0 to 1.");
     inferenceConfig["temperature"] = request.temperature;

@@ -38,6 +38,7 @@ const FRAGMENT_FIELDS = ["arguments", "partial_arguments", "arguments_delta"] as
  * ends the response with its `status` (`requires_action` when calls wait for results) and usage
  * (a step delta's `metadata.total_usage`, the usage so far, is its usage before that);
  * a `requires_continuation` (the per-request decode limit) with its `continuation_token` on the finish.
+ * A failure in the stream (an `error` event, a `model_output` step's `error`) is a provider error.
  * The legacy spelling (`interaction.start`, `content.start`/`content.delta`/`content.stop` with a
  * `content` in place of `step`, `interaction.complete`, a `function_call` delta carrying the whole
  * `arguments` object) is read the same way. A call's `signature`, if any, is kept on its
@@ -137,16 +138,7 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
     const kind = step["type"];
     if (kind === "function_call") {
       this.#calls++;
-      const id = nonEmptyString(step["id"]);
-      const name = nonEmptyString(step["name"]);
-      const signature = nonEmptyString(step["signature"]);
-      this.#emit({
-        type: "tool-call-chunk",
-        index,
-        ...(id !== undefined ? { id } : {}),
-        ...(name !== undefined ? { name } : {}),
-        ...(signature !== undefined ? { providerMetadata: { signature } } : {}),
-      });
+      this.#callStart(index, step);
       const args = step["arguments"];
       const initial = isRecord(args) && Object.keys(args).length > 0 ? this.#write(args) : undefined;
       this.#steps.set(index, { kind: "call", streamed: this.#early.delete(index), initial }); // its fragments came first
@@ -158,9 +150,13 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
       for (const part of arrayOf(step["summary"])) this.#reasoning(thought, isRecord(part) ? part["text"] : undefined);
       return;
     }
-    // A model output that starts with its content (the legacy `content.start` of text does).
-    if (kind === "model_output") for (const part of arrayOf(step["content"])) this.#text(part);
-    else if (kind === "text") this.#text(step);
+    // A model output that starts with its content (the legacy `content.start` of text does), or its failure: an
+    // `error` (a google.rpc.Status, `ModelOutputStep.error`) is the step's, whatever the interaction's status says.
+    if (kind === "model_output") {
+      for (const part of arrayOf(step["content"])) this.#text(part);
+      if (isRecord(step["error"]))
+        this.#emit(providerError(step["error"], "The provider reported that a step failed."));
+    } else if (kind === "text") this.#text(step);
   }
 
   #onDelta(index: number, delta: Payload): void {
@@ -207,19 +203,24 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
       // No `start` named it: this delta does.
       this.#calls++;
       this.#steps.set(index, call);
-      const id = nonEmptyString(delta["id"]);
-      const name = nonEmptyString(delta["name"]);
-      this.#emit({
-        type: "tool-call-chunk",
-        index,
-        ...(id !== undefined ? { id } : {}),
-        ...(name !== undefined ? { name } : {}),
-      });
+      this.#callStart(index, delta);
     }
-    const signature = open?.kind === "call" ? undefined : nonEmptyString(delta["signature"]);
-    if (signature !== undefined) this.#emit({ type: "tool-call-chunk", index, providerMetadata: { signature } });
     const args = delta["arguments"];
     if (isRecord(args) && call.kind === "call") call.whole = this.#write(args);
+  }
+
+  /** A call named: the `id`, `name` and `signature` that `from` (its step, or the delta that names it) has. */
+  #callStart(index: number, from: Payload): void {
+    const id = nonEmptyString(from["id"]);
+    const name = nonEmptyString(from["name"]);
+    const signature = nonEmptyString(from["signature"]);
+    this.#emit({
+      type: "tool-call-chunk",
+      index,
+      ...(id !== undefined && { id }),
+      ...(name !== undefined && { name }),
+      ...(signature !== undefined && { providerMetadata: { signature } }),
+    });
   }
 
   /** `atEnd`: the interaction completed first; a call it left without arguments stays open for the finish to judge. */
