@@ -180,6 +180,7 @@ import "./encode/gemini-grounding-encoders.cases.ts";
 import "./encode/cited-spans-encoders.cases.ts";
 import "./encode/converse-citations-encoders.cases.ts";
 import "./encode/cohere-citations-encoders.cases.ts";
+import "./encode/cohere-citation-content-index.cases.ts";
 import "./encode/refusal-encoders.cases.ts";
 import "./encode/cache-write-encoders.cases.ts";
 import "./encode/error-kinds-encoders.cases.ts";

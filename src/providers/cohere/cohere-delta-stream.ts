@@ -23,7 +23,8 @@ type Payload = Record<string, unknown>;
  * of the text (RAG documents, tool results) becomes a cited text part, `{ type: "text", text,
  * citations, start }` with Cohere's sources as its citations, which the encoders place by its
  * text from `start` on (Cohere's offset in characters, never taken for UTF-16's: the text's first
- * place from there is the one cited); a citation of the thinking or the
+ * place from there is the one cited; it counts in the block its `content_index` names, whose place in
+ * the text is added); a citation of the thinking (by its type, or by the block it names) or the
  * plan cites no text shown, and is left out. An `event: error`, a payload holding an `error`, and
  * one of no `type` whose `message` is text (Cohere's error object, `{ "message": "..." }`, inside
  * the stream) are provider errors.
@@ -58,6 +59,10 @@ export class CohereDecoder implements ProviderDecoder {
   readonly #emit: Emit;
   /** Content blocks that are `thinking`, by index. */
   readonly #thinking = new Set<number>();
+  /** Where each text block starts in the text shown (UTF-16 units), by index: a citation's `start` counts in its block. */
+  readonly #blockStarts = new Map<number, number>();
+  /** The text shown so far, in UTF-16 units. */
+  #shown = 0;
 
   /** Creates a decoder that reports through `emit`. */
   constructor(emit: Emit) {
@@ -109,16 +114,26 @@ export class CohereDecoder implements ProviderDecoder {
     const thinking = nonEmptyString(content["thinking"]);
     const text = nonEmptyString(content["text"]);
     if (thinking !== undefined) this.#emit({ type: "reasoning-delta", text: thinking });
-    if (text !== undefined)
-      this.#emit({ type: index !== undefined && this.#thinking.has(index) ? "reasoning-delta" : "text-delta", text });
+    const shown = index === undefined || !this.#thinking.has(index);
+    if (shown && index !== undefined && !this.#blockStarts.has(index)) this.#blockStarts.set(index, this.#shown);
+    if (text === undefined) return;
+    if (shown) this.#shown += text.length;
+    this.#emit({ type: shown ? "text-delta" : "reasoning-delta", text });
   }
 
-  /** The citations of a `citation-start` (one, or an array of them, as the SDK types allow). */
+  /**
+   * The citations of a `citation-start` (one, or an array of them, as the SDK types allow). One names its block
+   * (`content_index`) and counts its `start` in that block's text: moved to where the block starts in the text shown.
+   */
   #onCitations(citations: unknown): void {
     for (const citation of Array.isArray(citations) ? citations : [citations]) {
       if (!isRecord(citation) || (citation["type"] ?? "TEXT_CONTENT") !== "TEXT_CONTENT") continue;
+      const block = citation["content_index"];
+      if (typeof block === "number" && this.#thinking.has(block)) continue; // a thinking's, though it names no type
       const text = nonEmptyString(citation["text"]);
-      const at: Record<string, JsonValue> = typeof citation["start"] === "number" ? { start: citation["start"] } : {};
+      const from = typeof block === "number" ? (this.#blockStarts.get(block) ?? 0) : 0;
+      const at: Record<string, JsonValue> =
+        typeof citation["start"] === "number" ? { start: citation["start"] + from } : {};
       const sources = Array.isArray(citation["sources"]) ? (citation["sources"] as JsonValue[]) : [];
       if (text !== undefined && sources.length > 0)
         this.#emit({
