@@ -154,8 +154,7 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
     // `error` (a google.rpc.Status, `ModelOutputStep.error`) is the step's, whatever the interaction's status says.
     if (kind === "model_output") {
       for (const part of arrayOf(step["content"])) this.#text(part);
-      if (isRecord(step["error"]))
-        this.#emit(providerError(step["error"], "The provider reported that a step failed."));
+      if (isRecord(step["error"])) this.#emit(providerError(step["error"], "A step of the interaction failed."));
     } else if (kind === "text") this.#text(step);
   }
 
