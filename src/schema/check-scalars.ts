@@ -2,6 +2,7 @@ import { isRecord } from "../shared/values.ts";
 import { thousands } from "./bounded-issues.ts";
 import { linearPattern } from "./pattern/linear-pattern.ts";
 import type { PatternBudget } from "./pattern-budget.ts";
+import { dialectOf } from "./schema-reading.ts";
 import { MAX_PATTERN_LENGTH } from "./schema-node.ts";
 
 /**
@@ -10,6 +11,10 @@ import { MAX_PATTERN_LENGTH } from "./schema-node.ts";
  *
  * @module
  */
+
+/** Why a `$schema` below the root is refused. */
+const OTHER_DRAFT =
+  "must name the draft the root's $schema declares: a resource of another draft is not read as its own";
 
 /** The names `type` may give. */
 const TYPES = ["object", "array", "string", "number", "integer", "boolean", "null"];
@@ -24,8 +29,16 @@ export function checkScalars(
   report: (at: string, message: string) => void,
   patterns: PatternBudget,
   dialect: number,
+  root: boolean,
 ): void {
   const has = (key: string): boolean => Object.hasOwn(value, key);
+  // A string (a URI, as every draft's metaschema says), and below the root the root's draft: an
+  // embedded resource may declare its own (2020-12 core §8.1.1), which the checks, reading every
+  // schema as the root's draft says, would read otherwise (2019-09's keywords unknown in draft 7).
+  const schema = value["$schema"]; // `undefined` (no JSON): as absent
+  if (schema !== undefined && typeof schema !== "string") report(field("$schema"), "must be a string");
+  else if (schema !== undefined && !root && dialect && dialectOf(value) !== dialect)
+    report(field("$schema"), OTHER_DRAFT);
   const type = value["type"];
   // A name the checks do not know would leave `type` unchecked: not a JSON type, so not a valid schema.
   const names = typeof type === "string" ? [type] : type;

@@ -72,7 +72,8 @@ const MAP = ["properties", "patternProperties", "$defs", "definitions", "depende
  * schema that has the anchor one names: the check may go there; each only in its own draft, or where none is declared), no two schemas named by one URI
  * or one anchor name in one resource (copies equal as JSON are one), no `$id` with a fragment
  * (`#name`) where `$schema` says 2019-09 or 2020-12 (draft 7's anchor form: kept where no `$schema`
- * says so), no `$anchor` or `$dynamicAnchor` that is no plain name as its draft spells one (a
+ * says so; `#` alone is the resource's own URI), `$schema` a string naming, below the root, the
+ * draft the root declares (if it declares one), no `$anchor` or `$dynamicAnchor` that is no plain name as its draft spells one (a
  * keyword of another draft than the declared one is unknown: not read), and the schema holds at
  * most 20,000 schemas nested at most 64 deep (at most 1,000 through its `$ref`s), compiling in at
  * most 4,000,000 steps, applying at most 64 in place one inside another and none in a cycle (which
@@ -170,7 +171,7 @@ export function checkToolSchema(
         if (!Array.isArray(dependencies[name]))
           kid(dependencies[name], `${field("dependencies")}${member(name)}`, "dependencies");
     if (!again && !only) {
-      checkScalars(draftView(value, dialect), field, report, patterns, dialect);
+      checkScalars(draftView(value, dialect), field, report, patterns, dialect, value === schema);
       if (isRecord(value["patternProperties"]))
         for (const key of Object.keys(value["patternProperties"])) {
           const problem = patternProblem(key, patterns);

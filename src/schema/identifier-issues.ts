@@ -105,8 +105,11 @@ export function identifierIssues(
           report(`${at}${member(key)}`, `names the same ${what} ${first[1]}, a different schema (${which})`);
         }
       };
-      // `$id: "a.json#n"` names both the resource and an anchor in it; past the search's bounds, nothing.
-      if (isId && resource(schema, dialect)) clash(named, uri, "URI as");
+      // `$id: "a.json#n"` names both the resource and an anchor in it; past the search's bounds,
+      // nothing. `$id: "#"` (an empty fragment alone, which 2019-09's suite counts valid) is its
+      // resource's own URI again, no second schema for it (the outer one is what the URI names).
+      if (isId && resource(schema, dialect) && (schema as Record<string, string>)[key]!.split("#")[0])
+        clash(named, uri, "URI as");
       // A name past the bound (refused as too long) names nothing, and keys no look-up (V8 hashes
       // a string past 16,383 characters by its length alone: a few thousand took seconds).
       if (name && name.length <= MAX_IDENTIFIER_LENGTH)

@@ -148,4 +148,33 @@ group("Schema checks: each draft's own keywords", (test) => {
     assertEquals(issues(schema(DRAFT2020)), []);
     assertEquals(issues(schema(DRAFT7)), []);
   });
+
+  test("a $schema that is no string, or names a draft other than the root's, is refused at its path", () => {
+    // 2020-12 core §8.1.1: an embedded resource may declare a dialect of its own, which the checks
+    // (reading every resource as the root's draft) cannot honour. Before: accepted, and draft 7's
+    // resource below was read as 2020-12, its $ref's sibling `type` asserted (1 rejected, which
+    // draft 7 accepts); 2020-12's `prefixItems` inside draft 7 was never asserted.
+    const draft7In2020 = {
+      $schema: DRAFT2020,
+      $ref: "a",
+      $defs: { a: { $id: "a", $schema: DRAFT7, $ref: "#/definitions/b", type: "string", definitions: { b: {} } } },
+    };
+    const other = "must name the draft the root's $schema declares: a resource of another draft is not read as its own";
+    assertEquals(issues(draft7In2020), [`parameters.$defs.a.$schema: ${other}`]);
+    const in7 = { $schema: DRAFT7, items: { $id: "b", $schema: DRAFT2020, prefixItems: [{ type: "string" }] } };
+    assertEquals(issues(in7), [`parameters.items.$schema: ${other}`]);
+    // An unknown metaschema inside a declared draft: its keywords' meanings are not known.
+    const unknown = { $schema: DRAFT2020, properties: { a: { $id: "a", $schema: "https://x.example/meta" } } };
+    assertEquals(issues(unknown), [`parameters.properties.a.$schema: ${other}`]);
+    // JSON Schema's metaschemas give `$schema` a string (a URI), at the root too.
+    assertEquals(issues({ $schema: 7, type: "string" }), ["parameters.$schema: must be a string"]);
+    assertEquals(issues({ properties: { a: { $schema: null } } }), [
+      "parameters.properties.a.$schema: must be a string",
+    ]);
+    // The root's own draft again, or any where the root declares none (read as such a schema is): accepted.
+    assertEquals(issues({ ...draft7In2020, $defs: { a: { ...draft7In2020.$defs.a, $schema: DRAFT2020 } } }), []);
+    assertEquals(issues({ properties: { a: { $schema: DRAFT7, type: "string" } } }), []);
+    // Beside a $ref in draft 7 it is ignored, as every sibling is.
+    assertEquals(issues({ $schema: DRAFT7, properties: { a: { $ref: "#", $schema: DRAFT2020 } } }), []);
+  });
 });

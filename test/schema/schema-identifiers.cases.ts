@@ -107,6 +107,28 @@ group("Schema checks: the identifiers each draft declares", (test) => {
     }
   });
 
+  test("2019-09 and later: an $id of an empty fragment alone (#) names its resource's own URI, no clash", () => {
+    // The suite's 2019-09 id.json, "Valid use of empty fragments in location-independent $id"
+    // ("allowed but discouraged"). Before: refused, as naming nested.json a second time.
+    for (const $schema of [DRAFT2019, DRAFT2020, undefined]) {
+      const schema = {
+        $schema,
+        $id: "http://localhost:1234/root",
+        $ref: "http://localhost:1234/nested.json#/$defs/B",
+        $defs: { A: { $id: "nested.json", $defs: { B: { $id: "#", type: "integer" } } } },
+      };
+      assertEquals(issues(schema), [], String($schema));
+      assertEquals(check("a", schema), ["$ must be integer, not string"]);
+      assertEquals(check(1, schema), []);
+    }
+    // A different schema naming that URI by writing it is still a clash.
+    const clash = { $id: "https://x.example/r", $defs: { A: { $id: "n.json", $defs: { B: { $id: "n.json" } } } } };
+    assert(
+      issues(clash).some((issue) => issue.includes("names the same URI as")),
+      JSON.stringify(issues(clash)),
+    );
+  });
+
   test("two schemas with one URI, or one anchor name twice in a resource, are refused naming both", () => {
     const twoIds = {
       $id: "https://x.example/root.json",
