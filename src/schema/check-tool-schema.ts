@@ -31,8 +31,12 @@ export interface CheckToolSchemaOptions {
 /** A resource `$ref`s resolve against (the root, or a schema with an `$id` of its own), and its path. */
 type Base = readonly [unknown, string];
 
-/** A `$ref`, its path, the resource it is in, and whether the checks read it. */
-type Ref = [string, string, Base, boolean];
+/**
+ * A `$ref`, its path, the resource it is in, whether the checks read it, and its keyword (not read
+ * off the path: a path is a rope of its schemas' names, which asking its end flattened: 4,000
+ * `$ref`s under 60 levels of long property names took 66 ms of checkToolSchema, 41 ms without).
+ */
+type Ref = [string, string, Base, boolean, string];
 const REMOTE = "must be a local reference (#/$defs/..., #name, or an $id's URI): remote ones are not followed";
 const ESCAPE = "has a fragment that is no valid percent-encoding (RFC 3986: % and two hex digits)";
 
@@ -182,7 +186,7 @@ export function checkToolSchema(
     // `$recursiveRef` is 2019-09's, `$dynamicRef` 2020-12's: in another draft, an unknown keyword, not read.
     for (const key of REFS) {
       if (!has(key)) continue;
-      const ref: Ref = [value[key] as string, field(key), base, read];
+      const ref: Ref = [value[key] as string, field(key), base, read, key];
       if (typeof ref[0] !== "string") say(ref[1], "must be a string");
       else if (pointerTokens(ref[0]) && key === "$ref") follow(ref);
       else refs.push(ref);
@@ -190,7 +194,7 @@ export function checkToolSchema(
     if (identifiers(value, dialect, (key, message) => say(field(key), message)) && !paths.has(value))
       paths.set(value, at);
   };
-  const follow = ([ref, at, base, read]: Ref): void => {
+  const follow = ([ref, at, base, read, key]: Ref): void => {
     const refuse = (message: string): void => void (read && report(at, message));
     const [home, start, pointer] = refStart(ref, schema, dialect, base[0], budget);
     const tokens = pointerTokens(pointer);
@@ -209,7 +213,7 @@ export function checkToolSchema(
     // A `$dynamicRef` to a `$dynamicAnchor` may reach every schema with that anchor: each is read
     // too, once per name (once more if first only from a place not read): once per ref, 2,000 refs
     // to 2,000 anchors were 4 million schemas to look at.
-    const name = at.endsWith("$ref") ? undefined : dynamicName(ref, at.endsWith("$recursiveRef"), target);
+    const name = key === "$ref" ? undefined : dynamicName(ref, key === "$recursiveRef", target);
     if (name !== undefined && anchored.get(name) !== true && (read || !anchored.has(name))) {
       anchored.set(name, read);
       for (const [home, anchor] of resourcesOf(schema as object, dialect).dynamic.get(name) ?? [])
