@@ -1,5 +1,6 @@
 import { isRecord } from "../shared/values.ts";
 import { thousands } from "./bounded-issues.ts";
+import { MAX_CHECK_NESTING } from "./check-budget.ts";
 import { linearPattern } from "./pattern/linear-pattern.ts";
 import type { PatternBudget } from "./pattern-budget.ts";
 import { dialectOf } from "./schema-reading.ts";
@@ -45,6 +46,9 @@ export function checkScalars(
   if (has("type") && !(Array.isArray(names) && names.length > 0 && names.every((name) => TYPES.includes(name))))
     report(field("type"), `must be one of ${TYPES.join(", ")}, or a non-empty array of them`);
   if (has("enum") && !Array.isArray(value["enum"])) report(field("enum"), "must be an array");
+  for (const key of ["enum", "const"])
+    if (has(key) && nestsPast(value[key], MAX_CHECK_NESTING + (key === "enum" ? 1 : 0)))
+      report(field(key), `nests deeper than ${MAX_CHECK_NESTING} levels (the checks compare values no deeper)`);
   const required = value["required"];
   if (has("required") && !(Array.isArray(required) && required.every((name) => typeof name === "string")))
     report(field("required"), "must be an array of strings");
@@ -72,6 +76,22 @@ export function checkScalars(
     )
   )
     report(field("dependentRequired"), "must be an object of arrays of strings");
+}
+
+/**
+ * Whether a JSON value holds arrays and objects more than `limit` one inside another: the
+ * canonical forms `enum` and `const` are compared by stop at {@link MAX_CHECK_NESTING}, and the
+ * compilation with them (refused as too large, at the root). Iterative: it may be 100,000 deep.
+ */
+function nestsPast(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [at, depth] = next;
+    if (at === null || typeof at !== "object") continue;
+    if (depth > limit) return true;
+    for (const item of Array.isArray(at) ? at : Object.values(at)) stack.push([item, depth + 1]);
+  }
+  return false;
 }
 
 /** What keeps a pattern from the linear-time matcher (not valid, a backreference, lookaround, too large), if anything. */

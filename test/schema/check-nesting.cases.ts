@@ -5,6 +5,7 @@
 // out of the accumulator's push. Past 500 levels the check now stops as a spent budget stops it.
 import {
   checkToolArguments,
+  checkToolSchema,
   earlySchemaValidator,
   ToolCallAccumulator,
   type ToolCallEvent,
@@ -74,5 +75,21 @@ group("Checks of values nested too deep to follow", (test) => {
       rejected.error.message,
       "The arguments of f could not be checked against its schema past 500 levels of nesting.",
     );
+  });
+
+  test("checkToolSchema refuses an enum or const value nested past 500 levels at its keyword, as too deep", () => {
+    // Their canonical forms stop there, as a value's do. Before: a 1.2 KB schema was refused at
+    // its root as compiling to "more than 20,000 schemas or 4,000,000 steps of work".
+    const deep = (depth: number) => JSON.parse(nested(depth));
+    const said = `nests deeper than ${MAX_CHECK_NESTING} levels (the checks compare values no deeper)`;
+    const issues = (schema: unknown) => checkToolSchema(schema).map(({ path, message }) => `${path}: ${message}`);
+    assertEquals(issues({ const: deep(MAX_CHECK_NESTING + 1) }), [`parameters.const: ${said}`]);
+    assertEquals(issues({ properties: { a: { enum: [1, { b: deep(100_000) }] } } }), [
+      `parameters.properties.a.enum: ${said}`,
+    ]);
+    // At the bound, compared whole; `default` and `examples` are never compared.
+    assertEquals(issues({ const: deep(MAX_CHECK_NESTING), enum: [deep(MAX_CHECK_NESTING)] }), []);
+    assertEquals(checkToolArguments(deep(MAX_CHECK_NESTING), { const: deep(MAX_CHECK_NESTING) }), []);
+    assertEquals(issues({ default: deep(5_000), examples: [deep(5_000)] }), []);
   });
 });
