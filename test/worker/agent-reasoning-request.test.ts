@@ -157,6 +157,50 @@ describe("reasoning asked for by an agent reaches each provider in its own knob"
     expect((error as BadRequestError).param).toBe("reasoning.effort");
     expect(upstream.requests).toHaveLength(0);
   });
+
+  it("a thinking or reasoning that is no object, or a thinking type that is no string, is a 400 naming it, not dropped", async () => {
+    // Anthropic and OpenAI refuse these; dropped, the answer came without the reasoning asked for.
+    const upstream = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
+    const fetch = workerFetch({ env: testEnv({ ...LIVE["openai"]!.env, CLIENT_TOKEN: "t" }), upstream });
+    const send = (path: string, body: Record<string, unknown>) =>
+      fetch(`http://localhost:8787${path}`, {
+        method: "POST",
+        headers: { authorization: "Bearer t", "content-type": "application/json" },
+        body: JSON.stringify({ model: "openai/gpt-5", ...body }),
+      });
+    const messages = { max_tokens: 1024, messages: [{ role: "user", content: "hi" }] };
+    for (const [thinking, field] of [
+      ["enabled", "thinking"],
+      [true, "thinking"],
+      [[{ type: "enabled", budget_tokens: 2048 }], "thinking"],
+      [{ type: 1 }, "thinking.type"],
+      [{ budget_tokens: 2048 }, "thinking.type"],
+    ] as const) {
+      const answer = await send("/v1/messages", { ...messages, thinking });
+      const { error } = (await answer.json()) as { error: { message: string } };
+      expect([answer.status, error.message]).toEqual([400, expect.stringContaining(`\`${field}\``)]);
+    }
+    for (const reasoning of ["high", true, [{ effort: "high" }]]) {
+      const answer = await send("/v1/responses", { input: "hi", reasoning });
+      const { error } = (await answer.json()) as { error: { param: string } };
+      expect([answer.status, error.param]).toEqual([400, "reasoning"]);
+    }
+    expect(upstream.requests).toHaveLength(0);
+    // null is absent, and a mode this Worker does not know is still the provider's default.
+    const unknown = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
+    const lenient = workerFetch({ env: testEnv({ ...LIVE["openai"]!.env, CLIENT_TOKEN: "t" }), upstream: unknown });
+    for (const [path, body] of [
+      ["/v1/messages", { ...messages, thinking: null }],
+      ["/v1/messages", { ...messages, thinking: { type: "someday" } }],
+      ["/v1/responses", { input: "hi", reasoning: null }],
+    ] as const)
+      await lenient(`http://localhost:8787${path}`, {
+        method: "POST",
+        headers: { authorization: "Bearer t", "content-type": "application/json" },
+        body: JSON.stringify({ model: "openai/gpt-5", ...body }),
+      });
+    expect(unknown.requests).toHaveLength(3);
+  });
 });
 
 describe("POST /v1/chat/completions takes reasoning_effort as the same effort", () => {

@@ -10,10 +10,13 @@
  *   rides along. A `reasoning` without an effort (Codex's for a model it does not know) leaves
  *   the provider its default. Chat Completions' `reasoning_effort` is the same effort.
  *
- * Anything else (a mode this Worker does not know, Anthropic's `display`) is the provider's default, never a 400.
+ * Anything else (a mode this Worker does not know, Anthropic's `display`) is the provider's default,
+ * never a 400; a `thinking` or `reasoning` that is no object, or a `thinking.type` that is no
+ * string, is a 400 naming it (Anthropic and OpenAI refuse them too), never dropped unseen.
  *
  * @module
  */
+import { invalidField } from "../response/json-error.ts";
 import { isObject, own } from "../request/json-fields.ts";
 import { budgetAt, effortAt } from "../request/parse-reasoning.ts";
 
@@ -27,8 +30,13 @@ const SUMMARIES: ReadonlySet<unknown> = new Set(["auto", "concise", "detailed"])
 
 /** A Messages request's `thinking` and `output_config` as `/v1/stream`'s `reasoning`; a bad budget or effort is a 400 at its path. */
 export function messagesReasoning(thinking: unknown, outputConfig: unknown): WireReasoning | undefined {
-  if (!isObject(thinking)) return undefined;
+  if (thinking === undefined || thinking === null) return undefined;
+  // A value of the wrong shape was asked for and would be dropped unseen: a 400, as Anthropic answers it.
+  if (!isObject(thinking))
+    throw invalidField("thinking", '`thinking` must be an object such as {"type": "enabled", "budget_tokens": 2048}.');
   const type = own(thinking, "type");
+  if (typeof type !== "string")
+    throw invalidField("thinking.type", "`thinking.type` must be a string: enabled, adaptive or disabled.");
   if (type === "disabled") return { type: "off" };
   if (type === "enabled")
     return { type: "on", budget_tokens: budgetAt(own(thinking, "budget_tokens"), "thinking.budget_tokens") };
@@ -40,7 +48,8 @@ export function messagesReasoning(thinking: unknown, outputConfig: unknown): Wir
 
 /** A Responses request's `reasoning` as `/v1/stream`'s; a bad effort is a 400 at `reasoning.effort`. */
 export function responsesReasoning(reasoning: unknown): WireReasoning | undefined {
-  if (!isObject(reasoning)) return undefined;
+  if (reasoning === undefined || reasoning === null) return undefined;
+  if (!isObject(reasoning)) throw invalidField("reasoning", '`reasoning` must be an object such as {"effort": "low"}.');
   const on = effortReasoning(own(reasoning, "effort"), "reasoning.effort");
   const summary = own(reasoning, "summary");
   return on?.type === "on" && SUMMARIES.has(summary) ? { ...on, summary: summary as string } : on;
