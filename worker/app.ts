@@ -15,55 +15,85 @@ import { responsesRoute } from "./protocols/openai-responses/route.ts";
 import { storedResponseRoute } from "./protocols/openai-responses/stored-route.ts";
 import type { Runtime } from "./runtime.ts";
 
+type Handler = (
+  request: Request,
+  env: Env,
+  runtime: Runtime,
+  pathname: string,
+) => Response | undefined | Promise<Response | undefined>;
+
 /**
- * Every route the handler below serves, in its order: the 404 of an unknown path lists them, and
- * a test requests each to prove none is missing or stale.
+ * One route: its methods and path as the 404 lists them (`<name>` one path segment), and what
+ * answers it (its own method checks, CORS and errors in its protocol's shape).
  */
-export const ROUTES: readonly string[] = [
-  "POST /v1/stream",
-  "GET|DELETE /v1/stream/<id>",
-  "POST /v1/run",
-  "GET|DELETE /v1/run/<id>",
-  "POST /v1/chat/completions",
-  "POST /v1/ui",
-  "GET /v1/ui/<chat-id>/stream",
-  "POST /v1/ag-ui",
-  "POST /v1/messages",
-  "POST /v1/messages/count_tokens",
-  "POST /v1/responses",
-  "GET|DELETE /v1/responses/<id>",
-  "GET /v1/responses/<id>/input_items",
-  "POST /v1/responses/<id>/cancel",
-  "GET /v1/models",
-  "GET /healthz",
-  "GET /",
+interface Route {
+  route: string;
+  serve: Handler;
+}
+
+const after = (prefix: string, pathname: string): string => pathname.slice(prefix.length);
+const stored: Handler = (request, env) => storedResponseRoute(request, env);
+
+/**
+ * The routes, in the order the handler tries them: the 404 of an unknown path lists them from
+ * here, so that list cannot name a route that is not served nor leave one out.
+ */
+const TABLE: readonly Route[] = [
+  { route: "POST /v1/stream", serve: (request, env, runtime) => streamRoute(request, env, runtime) },
+  {
+    route: "GET|DELETE /v1/stream/<id>",
+    serve: (request, env, _, pathname) => resumeRoute(request, after("/v1/stream/", pathname), env),
+  },
+  { route: "POST /v1/run", serve: (request, env, runtime) => runRoute(request, env, runtime) },
+  {
+    route: "GET|DELETE /v1/run/<id>",
+    serve: (request, env, _, pathname) => resumeRoute(request, after("/v1/run/", pathname), env),
+  },
+  // The client protocols: OpenAI Chat Completions, the AI SDK's UI message stream, AG-UI.
+  {
+    route: "POST /v1/chat/completions",
+    serve: (request, env, runtime) => chatCompletionsRoute(request, env, runtime),
+  },
+  { route: "POST /v1/ui", serve: (request, env, runtime) => uiRoute(request, env, runtime) },
+  { route: "GET /v1/ui/<chat-id>/stream", serve: (request, env) => uiResumeRoute(request, env) },
+  { route: "POST /v1/ag-ui", serve: (request, env, runtime) => agUIRoute(request, env, runtime) },
+  // The agent protocols: Anthropic Messages (Claude Code), OpenAI Responses (Codex).
+  { route: "POST /v1/messages", serve: (request, env, runtime) => messagesRoute(request, env, runtime) },
+  { route: "POST /v1/responses", serve: (request, env, runtime) => responsesRoute(request, env, runtime) },
+  { route: "GET|DELETE /v1/responses/<id>", serve: stored },
+  { route: "GET /v1/responses/<id>/input_items", serve: stored },
+  { route: "POST /v1/responses/<id>/cancel", serve: stored },
+  { route: "GET /v1/models", serve: (request, env) => modelsRoute(request, env) },
+  { route: "GET /healthz", serve: (request, env) => healthzRoute(request, env) },
+  // The demo page (its assets too); anything else is the 404 that lists the routes.
+  { route: "GET /", serve: (request) => pageRoute(request, ROUTES) },
 ];
+
+/** Every route the handler below serves, in its order, as the 404 of an unknown path lists them. */
+export const ROUTES: readonly string[] = TABLE.map(({ route }) => route);
+
+/** The route's path as a pattern: `<name>` is one segment. */
+const patternOf = (route: string): RegExp =>
+  new RegExp(`^${route.slice(route.indexOf(" ") + 1).replace(/<[^>]+>/g, "[^/]+")}$`);
+const MATCHERS: readonly (readonly [RegExp, Handler])[] = TABLE.map(({ route, serve }) => [patternOf(route), serve]);
+
+/**
+ * `POST /v1/messages/count_tokens`: not a route (this Worker counts no tokens, so it is not
+ * listed) but answered in Anthropic's shape, which Claude Code reads to estimate instead.
+ */
+const COUNT_TOKENS = "/v1/messages/count_tokens";
 
 /** The Worker's fetch handler over an injected {@link Runtime} (tests pass fakes). */
 export function createFetchHandler(runtime: Runtime): (request: Request, env: Env) => Promise<Response> {
   return async (request, env) => {
     const { pathname } = new URL(request.url);
     try {
-      if (pathname === "/v1/stream") return await streamRoute(request, env, runtime);
-      if (pathname === "/v1/run") return await runRoute(request, env, runtime);
-      if (pathname.startsWith("/v1/stream/"))
-        return await resumeRoute(request, pathname.slice("/v1/stream/".length), env);
-      if (pathname.startsWith("/v1/run/")) return await resumeRoute(request, pathname.slice("/v1/run/".length), env);
-      // The client protocols: OpenAI Chat Completions, the AI SDK's UI message stream, AG-UI.
-      if (pathname === "/v1/chat/completions") return await chatCompletionsRoute(request, env, runtime);
-      if (pathname === "/v1/ui") return await uiRoute(request, env, runtime);
-      if (/^\/v1\/ui\/[^/]+\/stream$/.test(pathname)) return uiResumeRoute(request, env);
-      if (pathname === "/v1/ag-ui") return await agUIRoute(request, env, runtime);
-      // The agent protocols: Anthropic Messages (Claude Code), OpenAI Responses (Codex).
-      if (pathname === "/v1/messages") return await messagesRoute(request, env, runtime);
-      if (pathname === "/v1/messages/count_tokens") return countTokensRoute(request, env);
-      if (pathname === "/v1/responses") return await responsesRoute(request, env, runtime);
-      if (pathname.startsWith("/v1/responses/")) {
-        const stored = await storedResponseRoute(request, env);
-        if (stored) return stored;
+      if (pathname === COUNT_TOKENS) return countTokensRoute(request, env);
+      for (const [pattern, serve] of MATCHERS) {
+        if (!pattern.test(pathname)) continue;
+        const answer = await serve(request, env, runtime, pathname);
+        if (answer) return answer;
       }
-      if (pathname === "/v1/models") return await modelsRoute(request, env);
-      if (pathname === "/healthz") return await healthzRoute(request, env);
       return pageRoute(request, ROUTES);
     } catch (error) {
       // The routes without CORS checks of their own (the page, the health check, an unknown path)

@@ -1,6 +1,5 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import appSource from "../../worker/app.ts?raw";
 import { ROUTES } from "../../worker/app.ts";
 import { DEFAULT_PROMPT, DEFAULT_TOOLS } from "../../worker/page/html.ts";
 import { providerNames } from "../../worker/upstream/providers/index.ts";
@@ -88,22 +87,29 @@ describe("GET / (the demo page)", () => {
     expect(await message("/responses")).toContain("This route is /v1/responses");
   });
 
-  it("the 404 lists every route, and each route it lists is served (none answers not_found)", async () => {
+  it("the 404 lists exactly the routes served: each answers, in any protocol's shape, something but not found", async () => {
     const { error } = (await (await get("/nope")).json()) as { error: { message: string } };
-    for (const route of ROUTES) expect(error.message).toContain(route);
+    const listed = error.message.slice(error.message.indexOf("The routes: ") + "The routes: ".length, -1).split(", ");
+    expect(listed).toEqual(ROUTES);
+    // `<id>` is one segment: a path with none or more is no route.
+    for (const path of ["/v1/stream/", "/v1/run/a/b"])
+      expect(await (await get(path)).json(), path).toMatchObject({ error: { code: "not_found" } });
     for (const route of ROUTES) {
       const [methods, path] = route.split(" ") as [string, string];
-      const response = await get(path.replace(/<[^>]+>/g, "x"), { method: methods.split("|")[0]! });
-      const body = response.headers.get("content-type")?.includes("json") ? await response.json() : {};
-      expect(body, route).not.toMatchObject({ error: { code: "not_found" } });
+      for (const method of methods.split("|")) {
+        const response = await get(path.replace(/<[^>]+>/g, "x"), { method });
+        // OpenAI's and the Worker's `code: "not_found"`, Anthropic's `type: "not_found_error"`.
+        const text = await response.text();
+        expect(response.status === 404 && /not_found/.test(text), `${method} ${path}: ${text}`).toBe(false);
+      }
     }
-    // And every path the dispatch tests is in the list (a new route cannot be left out of the 404).
-    const paths = ROUTES.map((route) => route.slice(route.indexOf(" ") + 1));
-    for (const [, path] of appSource.matchAll(/pathname(?: === |\.startsWith\()"([^"]+)"/g))
-      expect(
-        paths.some((listed) => listed.startsWith(path!)),
-        path,
-      ).toBe(true);
+  });
+
+  it("POST /v1/messages/count_tokens is not served, so not listed: a 404 in Anthropic's shape (Claude Code then estimates)", async () => {
+    expect(ROUTES.join(" ")).not.toContain("count_tokens");
+    const response = await get("/v1/messages/count_tokens", { method: "POST" });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ type: "error", error: { type: "not_found_error" } });
   });
 });
 
