@@ -93,9 +93,9 @@ export type RequestMessage =
       readonly content: string;
       readonly toolCalls: readonly RequestToolCall[];
       /**
-       * The turn's reasoning as `finish.reasoningParts` gave it: Anthropic and Claude on Bedrock
-       * take back their signed and redacted blocks, OpenAI Responses its reasoning items, Chat
-       * Completions the reasoning fields its stream used; the other providers are sent none.
+       * The turn's reasoning as `finish.reasoningParts` gave it: Anthropic and Claude on Bedrock take back their
+       * signed and redacted blocks, OpenAI Responses its reasoning items, Chat Completions the reasoning fields
+       * its stream used, Cohere its thinking items; the other providers are sent none.
        */
       readonly reasoningParts?: readonly ReasoningPart[] | undefined;
       /** The turn's reasoning text (`finish.reasoning`): Ollama takes it back as `thinking`; the others are sent none. */

@@ -16,11 +16,11 @@ import type { JsonValue } from "../shared/json.ts";
 export interface AssistantTurn {
   /** The visible text, if any. */
   text?: string;
-  /** The reasoning text, if any: Cohere sends it back as the `tool_plan` of a turn with calls, Ollama as `thinking`; the others ignore it. */
+  /** The reasoning text, if any: Cohere sends it back, without its thinking parts' text, as the `tool_plan` of a turn with calls, Ollama as `thinking`; the others ignore it. */
   reasoning?: string;
   /** The complete calls, in index order. */
   toolCalls: readonly ToolCall[];
-  /** The reasoning parts, in order: Anthropic uses its signed and redacted blocks, OpenAI Responses its reasoning items; the others ignore them. */
+  /** The reasoning parts, in order: Anthropic uses its signed and redacted blocks, OpenAI Responses its reasoning items, Cohere its thinking items; the others ignore them. */
   reasoningParts?: readonly ReasoningPart[] | undefined;
   /** The provider's approval requests (OpenAI Responses' MCP approvals): OpenAI Responses sends them back, after the calls; the others have none. */
   approvalRequests?: readonly ApprovalRequest[] | undefined;

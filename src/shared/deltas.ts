@@ -104,7 +104,7 @@ export interface ReasoningDelta {
  * or a redacted block (only its opaque data); with OpenAI Responses, a reasoning item (its id,
  * summary and, when requested, encrypted content), which must precede the turn's function calls
  * when the conversation is passed back manually; with a thinking model on Chat Completions, the
- * field its reasoning streamed in. A `finish` event lists them in the order they
+ * field its reasoning streamed in; with Cohere, its thinking content items. A `finish` event lists them in the order they
  * streamed; each provider's message builder uses only its own kinds.
  *
  * @example
@@ -156,6 +156,16 @@ export type ReasoningPart =
       model?: string;
       /** OpenAI Responses' refusal: the id of the `message` item it came in, which its next turn sends back. */
       id?: string;
+    }
+  | {
+      /**
+       * The kind of part: a thinking content item (Cohere's `{ type: "thinking", thinking }`),
+       * unsigned, which the provider takes back as that item of the assistant message's `content`,
+       * apart from its `tool_plan`.
+       */
+      type: "thinking";
+      /** The item's whole thinking text. */
+      text: string;
     }
   | {
       /**

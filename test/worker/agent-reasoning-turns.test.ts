@@ -10,6 +10,7 @@ import type { Env } from "../../worker/env.ts";
 import { workerFetch } from "./client-support.ts";
 import {
   anthropicThinkingStream,
+  cohereThinkingStream,
   ENCRYPTED,
   REDACTED,
   responsesReasoningStream,
@@ -22,6 +23,7 @@ const ENV: Record<string, Partial<Env>> = {
   anthropic: { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "https://provider.test/v1" },
   "openai-responses": { OPENAI_API_KEY: "k", OPENAI_BASE_URL: "https://provider.test/v1" },
   openai: { OPENAI_API_KEY: "k", OPENAI_BASE_URL: "https://provider.test/v1" },
+  cohere: { COHERE_API_KEY: "k", COHERE_BASE_URL: "https://provider.test/v2" },
 };
 const schema = { type: "object" as const, properties: { query: { type: "string" } } };
 const ask = "Weather in Paris?";
@@ -144,6 +146,18 @@ describe("reasoning carried from one turn to the next", () => {
     ]);
     // Anthropic refuses thinking on a tool loop whose turn has none: it is left out.
     expect(claude).not.toHaveProperty("thinking");
+  });
+
+  it("Messages and Responses on Cohere: the sealed thinking goes back as a thinking item, never in the tool_plan", async () => {
+    const turn = {
+      role: "assistant",
+      content: [{ type: "thinking", thinking: THOUGHT }],
+      tool_calls: [{ id: "lookup_1", type: "function", function: { name: "lookup", arguments: '{"query":"Paris"}' } }],
+    };
+    for (const turns of [messagesTurns, responsesTurns]) {
+      const body = await turns("cohere", "cohere", cohereThinkingStream);
+      expect((body["messages"] as unknown[])[1]).toEqual(turn);
+    }
   });
 
   it("Messages on Claude on Bedrock: the signed and redacted thinking go back as reasoningContent before the toolUse", async () => {

@@ -109,3 +109,29 @@ export function geminiThoughtStream(): FakeUpstream {
     ],
   });
 }
+
+/** Cohere (a reasoning model): a thinking content item, a tool plan, then a `lookup` call. */
+export function cohereThinkingStream(): FakeUpstream {
+  const call = { id: "lookup_1", type: "function", function: { name: "lookup", arguments: "" } };
+  return new FakeUpstream({
+    kind: "sse",
+    chunks: sse([
+      { type: "message-start", id: "c1", delta: { message: { role: "assistant", content: [], tool_plan: "" } } },
+      { type: "content-start", index: 0, delta: { message: { content: { type: "thinking", thinking: "" } } } },
+      { type: "content-delta", index: 0, delta: { message: { content: { thinking: THOUGHT } } } },
+      { type: "content-end", index: 0 },
+      { type: "tool-plan-delta", delta: { message: { tool_plan: "I will look Paris up." } } },
+      { type: "tool-call-start", index: 0, delta: { message: { tool_calls: call } } },
+      {
+        type: "tool-call-delta",
+        index: 0,
+        delta: { message: { tool_calls: { function: { arguments: '{"query":"Paris"}' } } } },
+      },
+      { type: "tool-call-end", index: 0 },
+      {
+        type: "message-end",
+        delta: { finish_reason: "TOOL_CALL", usage: { tokens: { input_tokens: 9, output_tokens: 30 } } },
+      },
+    ]),
+  });
+}

@@ -7,7 +7,7 @@
  * binds its encrypted content; the encoder gives the item an id of its own), as a Responses item's
  * `encrypted_content`, and an OpenAI reasoning item as a thinking block's `signature`; a Chat
  * Completions thinking model's reasoning field (DeepSeek's `reasoning_content`, which it refuses a
- * tool loop without) goes sealed in either. Coming back, a sealed value is opened
+ * tool loop without) and Cohere's thinking item go sealed in either. Coming back, a sealed value is opened
  * into the part it was, and each provider's request takes only its own kind
  * (src/providers/reasoning.ts, the kits' request bodies).
  *
@@ -47,13 +47,13 @@ export function unsealPart(value: string): ReasoningPart | undefined {
 /**
  * The `signature` option of the Messages encoder: Anthropic's own, an OpenAI item sealed, the
  * reasoning field of a Chat Completions thinking model (DeepSeek's `reasoning_content`) sealed,
- * and a Gemini Interactions built-in tool's step (a `block` part) sealed.
+ * Cohere's thinking item sealed, and a Gemini Interactions built-in tool's step (a `block` part) sealed.
  */
 export function messagesSignature(part: ReasoningPart): string | undefined {
   if (part.type === "signed") return part.signature;
-  // A `field` part, and a `block` part the encoder writes as a thinking block (a Gemini
-  // Interactions built-in tool's step; Anthropic's own blocks go whole and never come here).
-  if (part.type === "field" || part.type === "block") return sealPart(part);
+  // A `field` part, Cohere's `thinking` part, and a `block` part the encoder writes as a thinking block
+  // (a Gemini Interactions built-in tool's step; Anthropic's own blocks go whole and never come here).
+  if (part.type === "field" || part.type === "thinking" || part.type === "block") return sealPart(part);
   return part.type === "item" && part.encryptedContent !== undefined ? sealPart(part) : undefined;
 }
 

@@ -69,7 +69,7 @@ export function budgetAt(value: unknown, path: string): number {
 
 /**
  * One of an assistant message's `reasoning_parts`, as the stream's `finish.reasoningParts` gave
- * it (`{type: "signed", text, signature}`, `{type: "redacted", data}`,
+ * it (`{type: "signed", text, signature}`, `{type: "redacted", data}`, `{type: "thinking", text}`,
  * `{type: "item", id, encryptedContent?, summary?, content?}`, `{type: "field", field, value,
  * model?, id?}` or `{type: "block", block}` with a block as a decoder kept it: {@link keptBlockAt}),
  * or a 400 naming `path` or the field at fault.
@@ -86,10 +86,11 @@ export function reasoningPartAt(value: unknown, path: string): ReasoningPart {
   };
   if (type === "signed") return { type, text: text("text", true), signature: text("signature") };
   if (type === "redacted") return { type, data: text("data") };
+  if (type === "thinking") return { type, text: text("text") };
   if (type === "field") return fieldPart(value, at);
   if (type === "block") return { type, block: keptBlockAt(own(value, "block"), at("block")) };
   if (type !== "item")
-    throw invalidField(at("type"), `\`${at("type")}\` must be signed, redacted, item, field or block.`);
+    throw invalidField(at("type"), `\`${at("type")}\` must be signed, redacted, thinking, item, field or block.`);
   const part: ReasoningPart = { type, id: text("id") };
   if (own(value, "encryptedContent") !== undefined) part.encryptedContent = text("encryptedContent");
   // `content`: the raw reasoning (gpt-oss's `reasoning_text` parts), which the item sends back.

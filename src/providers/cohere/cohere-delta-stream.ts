@@ -63,6 +63,8 @@ export class CohereDecoder implements ProviderDecoder {
   readonly #blockStarts = new Map<number, number>();
   /** The text shown so far, in UTF-16 units. */
   #shown = 0;
+  /** The text of each thinking block still open, by index: kept whole for the next turn. */
+  readonly #held = new Map<number, string[]>();
 
   /** Creates a decoder that reports through `emit`. */
   constructor(emit: Emit) {
@@ -83,6 +85,8 @@ export class CohereDecoder implements ProviderDecoder {
       case "content-delta":
       case "content-start":
         return this.#onContent(message_, index, payload["type"] === "content-start");
+      case "content-end":
+        return this.#endThinking(index);
       case "tool-plan-delta": {
         const plan = nonEmptyString(message_["tool_plan"]);
         if (plan !== undefined) this.#emit({ type: "reasoning-delta", text: plan });
@@ -101,24 +105,47 @@ export class CohereDecoder implements ProviderDecoder {
       case "error":
         return this.#emit(providerError(payload));
     }
-    // message-start, content-end, citation-end, debug and later types carry nothing to accumulate.
+    // message-start, citation-end, debug and later types carry nothing to accumulate.
   }
 
-  /** The input ended: nothing is held. */
-  end(): void {}
+  /** The input ended: a thinking block still open is complete as far as it came. */
+  end(): void {
+    this.#endThinking(undefined);
+  }
 
   #onContent(message: Payload, index: number | undefined, start: boolean): void {
     const content = message["content"];
     if (!isRecord(content)) return;
-    if (start && content["type"] === "thinking" && index !== undefined) this.#thinking.add(index);
+    if (start && content["type"] === "thinking" && index !== undefined) {
+      this.#thinking.add(index);
+      this.#held.set(index, []);
+    }
+    const held = index !== undefined ? this.#held.get(index) : undefined;
     const thinking = nonEmptyString(content["thinking"]);
     const text = nonEmptyString(content["text"]);
-    if (thinking !== undefined) this.#emit({ type: "reasoning-delta", text: thinking });
+    if (thinking !== undefined) {
+      this.#emit({ type: "reasoning-delta", text: thinking });
+      held?.push(thinking);
+    }
     const shown = index === undefined || !this.#thinking.has(index);
     if (shown && index !== undefined && !this.#blockStarts.has(index)) this.#blockStarts.set(index, this.#shown);
     if (text === undefined) return;
     if (shown) this.#shown += text.length;
+    else held?.push(text);
     this.#emit({ type: shown ? "text-delta" : "reasoning-delta", text });
+  }
+
+  /**
+   * A thinking block ended (`content-end` of its index; every open one when `index` is undefined):
+   * its text becomes a `thinking` part, which Cohere takes back as a content item of the turn,
+   * apart from its `tool_plan` (both stream as reasoning text).
+   */
+  #endThinking(index: number | undefined): void {
+    for (const [at, texts] of this.#held) {
+      if (index !== undefined && at !== index) continue;
+      this.#held.delete(at);
+      if (texts.length > 0) this.#emit({ type: "reasoning-part", part: { type: "thinking", text: texts.join("") } });
+    }
   }
 
   /**
@@ -161,6 +188,7 @@ export class CohereDecoder implements ProviderDecoder {
   }
 
   #onEnd(payload: Payload): void {
+    this.#endThinking(undefined);
     const delta = isRecord(payload["delta"]) ? payload["delta"] : {};
     const error = nonEmptyString(delta["error"]);
     if (error !== undefined) this.#emit(providerError({ error }));

@@ -1,12 +1,16 @@
+import type { ReasoningPart } from "../../shared/deltas.ts";
 import { asText, idOf, own, type AssistantTurn, type ToolResult } from "../turn.ts";
 
 /**
  * Cohere v2: an assistant message with its text as `content` (given, empty too, when it made no
  * call), `tool_calls` (arguments as a JSON string) and, when it made calls, its `tool_plan` (the
- * reasoning the model streamed as `tool-plan-delta`). A turn with nothing (no text or call: its
- * thinking alone, or nothing at all) is `{ role: "assistant", content: "" }`, its content empty as
- * every provider's builder gives it, which Cohere refuses (an assistant message needs content,
- * tool_calls or a tool_plan): `assistantMessage("cohere", turn)` gives no message (`[]`) for it instead.
+ * reasoning the model streamed as `tool-plan-delta`). A reasoning model's thinking (its `thinking`
+ * parts) goes back as `{ type: "thinking", thinking }` items of `content`, before the text, never
+ * in the `tool_plan`: the plan is the turn's reasoning without them. A turn with nothing (no text
+ * or call: its thinking alone, or nothing at all) is `{ role: "assistant", content: "" }`, its
+ * content empty as every provider's builder gives it, which Cohere refuses (an assistant message
+ * needs content, tool_calls or a tool_plan): `assistantMessage("cohere", turn)` gives no message
+ * (`[]`) for it instead.
  *
  * @example
  * ```ts
@@ -21,11 +25,47 @@ export function cohereAssistantMessage(turn: AssistantTurn): Record<string, unkn
     type: "function",
     function: { name: call.name, arguments: JSON.stringify(call.arguments) },
   }));
+  const thinking = thinkingTexts(turn.reasoningParts);
+  const plan = toolPlan(turn.reasoning, thinking);
+  const content = turn.text || calls.length > 0 ? cohereContent(thinking, turn.text ?? "") : "";
   return {
     role: "assistant",
-    ...(turn.text || calls.length === 0 ? { content: turn.text ?? "" } : {}),
-    ...(calls.length > 0 ? { ...(turn.reasoning ? { tool_plan: turn.reasoning } : {}), tool_calls: calls } : {}),
+    ...(turn.text || calls.length === 0 || content !== "" ? { content } : {}),
+    ...(calls.length > 0 ? { ...(plan ? { tool_plan: plan } : {}), tool_calls: calls } : {}),
   };
+}
+
+/** The texts of the turn's `thinking` parts (Cohere's thinking content items), in order. */
+export function thinkingTexts(parts: readonly ReasoningPart[] | undefined): string[] {
+  return (parts ?? []).flatMap((part) => (part.type === "thinking" ? [part.text] : []));
+}
+
+/**
+ * An assistant message's `content`: the text alone when the turn has no thinking, else its
+ * thinking items then the text (if any) as a text item.
+ *
+ * @example
+ * ```ts
+ * cohereContent(["The user wants 2 + 2."], "4."); // [{ type: "thinking", thinking: "The user wants 2 + 2." }, { type: "text", text: "4." }]
+ * ```
+ */
+export function cohereContent(thinking: readonly string[], text: string): string | Record<string, string>[] {
+  if (thinking.length === 0) return text;
+  const items = thinking.map((item) => ({ type: "thinking", thinking: item }));
+  return text === "" ? items : [...items, { type: "text", text }];
+}
+
+/**
+ * The tool plan of a turn whose reasoning text holds its thinking too (both stream as reasoning):
+ * the reasoning without each thinking text, taken out where it first stands.
+ */
+function toolPlan(reasoning: string | undefined, thinking: readonly string[]): string {
+  let plan = reasoning ?? "";
+  for (const text of thinking) {
+    const at = plan.indexOf(text);
+    if (at >= 0) plan = plan.slice(0, at) + plan.slice(at + text.length);
+  }
+  return plan;
 }
 
 /**

@@ -10,6 +10,7 @@ import {
 } from "../request.ts";
 import { sentIfAny } from "../provider-kit.ts";
 import { reasoningBudget } from "../reasoning.ts";
+import { cohereContent, thinkingTexts } from "./cohere-messages.ts";
 import { cohereToolDefinitions } from "./cohere-tools.ts";
 
 /**
@@ -71,10 +72,15 @@ function toCohereMessage(message: RequestMessage, path: string): Fields {
           function: { name: call.name, arguments: JSON.stringify(call.arguments) },
         })),
       );
-      if (calls.length === 0) return { role: "assistant", content: message.content };
-      // Cohere's own turns with calls have no content: what the model said before its calls is
-      // its `tool_plan`, and an assistant message with both content and calls is not sent.
+      // A reasoning model's thinking goes back as thinking items of `content` (before its text),
+      // never in the `tool_plan`; a turn with no text or call is left out, its thinking with it.
+      const thinking = thinkingTexts(message.reasoningParts);
+      if (calls.length === 0)
+        return { role: "assistant", content: message.content === "" ? "" : cohereContent(thinking, message.content) };
+      // Cohere's own turns with calls have no text content: what the model said before its calls
+      // is its `tool_plan`, and an assistant message with both text content and calls is not sent.
       const out: Fields = { role: "assistant" };
+      if (thinking.length > 0) out["content"] = cohereContent(thinking, "");
       if (message.content !== "") out["tool_plan"] = message.content;
       out["tool_calls"] = calls;
       return out;
