@@ -149,6 +149,7 @@ import "./pipeline/sdk-chunks.cases.ts";
 import "./pipeline/external-fixtures.cases.ts";
 import "./pipeline/early-usage.cases.ts";
 import "./pipeline/hostile-sdk-objects.cases.ts";
+import "./pipeline/unreadable-failures.cases.ts";
 import "./pipeline/kept-depth.cases.ts";
 import "./providers/provider-delta-stream.cases.ts";
 import "./pipeline/turn-text-limit.cases.ts";

@@ -3,7 +3,7 @@ import { composeSteps, StepHold, type EventStep } from "../accumulate/event-step
 import { ToolCallAccumulatorCore } from "../accumulate/accumulator-core.ts";
 import type { FramedMessage, Framing, FramingClass } from "../framing/framing.ts";
 import type { ProviderDecoder, ProviderProtocol } from "../providers/provider-decoder.ts";
-import { toErrorInfo, ToolCallStreamError, type StreamErrorInfo } from "../shared/errors.ts";
+import { isInstance, toErrorInfo, ToolCallStreamError, type StreamErrorInfo } from "../shared/errors.ts";
 import type { ToolCallEvent } from "../shared/events.ts";
 
 /** Options of {@link ToolCallChain}: each stage's own, given to it alone. */
@@ -205,7 +205,7 @@ export class FramedChain {
     this.#emitting = false;
     this.#messages.length = this.#next = 0;
     this.#abort(
-      error instanceof ToolCallStreamError
+      isInstance(error, ToolCallStreamError)
         ? error.info
         : after
           ? { code: "stream-failed", message: "A step after the decoder threw; the stream ended." }

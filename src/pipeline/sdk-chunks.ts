@@ -1,6 +1,6 @@
 import type { FramedMessage } from "../framing/framing.ts";
 import type { ProviderProtocol } from "../providers/provider-decoder.ts";
-import { ToolCallStreamError } from "../shared/errors.ts";
+import { isInstance, ToolCallStreamError } from "../shared/errors.ts";
 
 /**
  * What an SDK's streaming call yields: its parsed chunks or events, as an async iterable (an
@@ -104,7 +104,7 @@ export const sdkChunks: SdkChunks = (protocol: ProviderProtocol): SdkChunkReadin
       try {
         return jsonText ? { ...messageOf(value), jsonText } : messageOf(value);
       } catch (error) {
-        if (error instanceof ToolCallStreamError) throw error;
+        if (isInstance(error, ToolCallStreamError)) throw error;
         throw new ToolCallStreamError({ code: "malformed-payload", message: UNREADABLE });
       }
     },

@@ -206,9 +206,27 @@ export class ToolCallStreamError extends Error {
   }
 }
 
+/**
+ * `value instanceof type`, false where `value`'s prototype cannot be read (a revoked Proxy, a
+ * Proxy whose `getPrototypeOf` trap throws): what a body, an SDK or a handler fails with may be
+ * any value, and asking what it is must not throw in place of the fault it reports.
+ *
+ * @example
+ * ```ts
+ * const info = isInstance(error, ToolCallStreamError) ? error.info : fallback;
+ * ```
+ */
+export function isInstance<T>(value: unknown, type: abstract new (...args: never[]) => T): value is T {
+  try {
+    return value instanceof type;
+  } catch {
+    return false;
+  }
+}
+
 /** Turns anything a stream failed with into a {@link StreamErrorInfo} without leaking internals. */
 export function toErrorInfo(error: unknown): StreamErrorInfo {
-  if (error instanceof ToolCallStreamError) return error.info;
+  if (isInstance(error, ToolCallStreamError)) return error.info;
   return { code: "stream-failed", message: "The input stream failed before the response finished." };
 }
 

@@ -1,3 +1,4 @@
+import { isInstance } from "../shared/errors.ts";
 import type { JsonValue } from "../shared/json.ts";
 import { ToolHandlerError, type ToolHandlerResult } from "./runnable-tool.ts";
 import type { ToolErrorInfo } from "./tool-events.ts";
@@ -110,7 +111,7 @@ function fit(value: unknown, limits: ResultLimits): HandlerOutcome {
 }
 
 function failure(error: unknown): HandlerOutcome {
-  if (error instanceof ToolHandlerError)
+  if (isInstance(error, ToolHandlerError))
     return {
       type: "tool-error",
       error: { code: "handler-failed", message: error.message, retryable: error.retryable },

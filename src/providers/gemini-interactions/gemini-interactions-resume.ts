@@ -1,6 +1,6 @@
 import { chunkReader } from "../../shared/chunk-reader.ts";
 import { httpErrorInfo } from "../../shared/error-body.ts";
-import { ToolCallStreamError } from "../../shared/errors.ts";
+import { isInstance, ToolCallStreamError } from "../../shared/errors.ts";
 import { InteractionsEventCursor, type GeminiInteractionsResumePoint } from "./gemini-interactions-event-cursor.ts";
 
 /** A body to read: a `fetch` response, its byte stream, or an iterator of its chunks. */
@@ -56,9 +56,15 @@ function iteratorOf(body: GeminiInteractionsBody): AsyncIterator<Uint8Array> {
 }
 
 /** An error after which the stream is not resumed: the reader's own abort or timeout, a limit of the library's, a clock. */
-const final = (error: unknown): boolean =>
-  error instanceof ToolCallStreamError ||
-  (error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError"));
+const final = (error: unknown): boolean => {
+  if (isInstance(error, ToolCallStreamError)) return true;
+  // A Proxy's `name` getter may throw too: such a failure is a drop like any other.
+  try {
+    return isInstance(error, Error) && (error.name === "AbortError" || error.name === "TimeoutError");
+  } catch {
+    return false;
+  }
+};
 
 /**
  * A Gemini Interactions body that resumes itself when the connection drops mid-stream, for
