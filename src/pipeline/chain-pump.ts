@@ -85,7 +85,16 @@ export class ChainPump {
   /** Opens the input: an HTTP error status or a missing body ends the chain at once. */
   async start(): Promise<void> {
     const response = this.#response;
-    if (response && !response.ok) return this.#fail(await httpErrorInfo(response));
+    if (response && !response.ok) {
+      // The error body is read as the body would be: a cancel or an abort meanwhile cancels it.
+      const info = await httpErrorInfo(response, (reader) => {
+        this.#reader = reader as InputReader;
+        if (this.#signal?.aborted) return this.#onAbort();
+        this.#signal?.addEventListener("abort", this.#onAbort, { once: true });
+      });
+      if (this.closed) return;
+      return this.#fail(info);
+    }
     if (!this.#body) {
       this.#chain.end();
       return this.#finish();

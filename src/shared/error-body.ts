@@ -7,9 +7,14 @@ const MAX_ERROR_BODY_BYTES = 64 * 1024;
  * The `http-error` of a response that is not a 2xx, with the provider's error object (`data`)
  * when its body (at most {@link MAX_ERROR_BODY_BYTES} of it) is JSON: what the chain reports, from
  * a `Response` given to it or from one that a reader of the body opens itself (Gemini
- * Interactions' resuming body). Not exported by the package.
+ * Interactions' resuming body). `opened` gets the body's reader as the read starts: a consumer
+ * that goes away meanwhile cancels it there (the read then ends), so a body that stalls holds
+ * nothing up. Not exported by the package.
  */
-export async function httpErrorInfo(response: Response): Promise<StreamErrorInfo> {
+export async function httpErrorInfo(
+  response: Response,
+  opened?: (reader: { cancel(reason?: unknown): Promise<void> }) => void,
+): Promise<StreamErrorInfo> {
   const { status, body } = response;
   const error: StreamErrorInfo = { code: "http-error", status, message: `The provider answered with HTTP ${status}.` };
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
@@ -18,6 +23,7 @@ export async function httpErrorInfo(response: Response): Promise<StreamErrorInfo
   try {
     // No body, or one read already (an app that logged it first: locked), throws here; the status says it.
     reader = body!.getReader();
+    opened?.(reader);
     while (text.length < MAX_ERROR_BODY_BYTES) {
       const { done, value } = await reader.read();
       if (done) break;

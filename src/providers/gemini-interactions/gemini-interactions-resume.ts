@@ -32,8 +32,14 @@ const isResponse = (body: GeminiInteractionsBody): body is Response =>
  * chain's own `http-error` with the provider's error object, as `streamToolCalls` reports it
  * for a response it is given.
  */
-async function open(body: GeminiInteractionsBody): Promise<AsyncIterator<Uint8Array>> {
-  if (isResponse(body) && !body.ok) throw new ToolCallStreamError(await httpErrorInfo(body));
+/** The reader of a non-2xx answer's error body, given to `reading` while it is read. */
+type ErrorBodyReader = { cancel(reason?: unknown): Promise<void> };
+
+async function open(
+  body: GeminiInteractionsBody,
+  reading: (reader: ErrorBodyReader) => void,
+): Promise<AsyncIterator<Uint8Array>> {
+  if (isResponse(body) && !body.ok) throw new ToolCallStreamError(await httpErrorInfo(body, reading));
   return iteratorOf(body);
 }
 
@@ -99,6 +105,9 @@ export function geminiInteractionsResumingBody(
   let current: AsyncIterator<Uint8Array> | undefined;
   let resumes = 0;
   let stopped = false;
+  /** The error body being read, if any: `return()` cancels it, as it cancels a body. */
+  let errorBody: ErrorBodyReader | undefined;
+  const reading = (reader: ErrorBodyReader): void => void (errorBody = reader);
 
   /** Opens the rest of the stream; false when it cannot (or the reader stopped meanwhile). */
   const resume = async (error?: unknown): Promise<boolean> => {
@@ -107,7 +116,7 @@ export function geminiInteractionsResumingBody(
     resumes++;
     let next: AsyncIterator<Uint8Array>;
     try {
-      next = await open(await reopen(point));
+      next = await open(await reopen(point), reading);
     } catch {
       return false;
     }
@@ -125,7 +134,7 @@ export function geminiInteractionsResumingBody(
       for (;;) {
         let result: IteratorResult<Uint8Array>;
         try {
-          current ??= await open(body);
+          current ??= await open(body, reading);
           result = await current.next();
         } catch (error) {
           if (await resume(error)) continue;
@@ -142,6 +151,7 @@ export function geminiInteractionsResumingBody(
     },
     return: async (reason?: unknown) => {
       stopped = true;
+      await errorBody?.cancel(reason).catch(() => {});
       try {
         // Never read: the body is cancelled as it came (a non-2xx response's was read and cancelled).
         current ??= iteratorOf(body);
