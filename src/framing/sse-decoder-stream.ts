@@ -137,9 +137,9 @@ export class SSEDecoder implements Framing {
    * The body's first character that is not white space: `{` or `[` is JSON (an SDK's
    * `toReadableStream()` NDJSON, a JSON array, an error or a response that is no stream), which
    * SSE would skip line by line as unknown fields, ending with nothing read: an error naming the
-   * framing that reads it, and first the likelier cause in a bare chain, which never sees the
-   * status: a provider's error response (a wrong key's 401, an unknown model's 404). Kept short:
-   * every provider's bundle holds it.
+   * framing that reads it, and first the likelier causes in a bare chain, which never sees the
+   * status: a provider's error response (a wrong key's 401, an unknown model's 404), or a request
+   * sent without `stream: true` (a whole response). Kept short: every provider's bundle holds it.
    */
   #begin(text: string): void {
     const first = text.trimStart()[0];
@@ -147,7 +147,7 @@ export class SSEDecoder implements Framing {
     if (first === "{" || first === "[")
       throw (this.#failure = new ToolCallStreamError({
         code: "unknown-provider",
-        message: `An error response, or JSON that needs \`framing: ${first === "[" ? "JsonArrayDecoder" : "NdjsonDecoder"}\` (from tool-call-stream/core).`,
+        message: `An error response, no \`stream: true\`, or JSON that needs \`framing: ${first === "[" ? "JsonArrayDecoder" : "NdjsonDecoder"}\` (from tool-call-stream/core).`,
       }));
   }
 

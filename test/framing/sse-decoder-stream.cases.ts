@@ -176,6 +176,19 @@ group("SSEDecoderStream", (test) => {
     assert(!/Incorrect API key/.test(message), "the message quotes no payload");
   });
 
+  test("SSEDecoder: a JSON body's error names the usual fix of a response asked for without `stream: true`", () => {
+    // A Chat `chat.completion`, asked for without `stream: true`, read by a bare SSE chain.
+    const decoder = new SSEDecoder(() => {});
+    let message = "";
+    try {
+      decoder.feed(bytes('{"id":"chatcmpl-1","object":"chat.completion","choices":[]}\n'));
+    } catch (error) {
+      message = error instanceof ToolCallStreamError ? error.message : String(error);
+    }
+    assert(message.includes("`stream: true`"), message);
+    assert(message.includes("NdjsonDecoder"), message);
+  });
+
   test("llama.cpp's `error:` field is an error event: the half call is discarded, though `[DONE]` follows", async () => {
     const failure = '{"code":500,"message":"slot crashed","type":"server_error"}';
     assertEquals(await decodeSSE([bytes(`error: ${failure}\n\ndata: [DONE]\n\n`)]), [
