@@ -265,7 +265,10 @@ export const BUDGET = {
   // check, where `$schema` is declared), its identifiers read without a list or a view when it has
   // none, and a `$ref` by URI located once for the walk and the compilation (it was parsed twice):
   // 17,516 -> 17,661 B.
-  schemaPlugin: 14.3 * KiB + 128 + 656 + 360 + 640 + 48 + 48 + 56 + 24 + 617 + 24 + 48 + 235 + 152,
+  // + 28 (schemas-hostile, 2026-12-06): a `$ref`'s JSON Pointer keys kept for the next ask (the walk,
+  // the resource search and the compilation each asked 3 to 5 times in a row, each decoding and
+  // splitting it again; 9,000 `$ref`s, 260 KB, took 1.2 to 1.5 times the CPU): 17,661 -> 17,688 B.
+  schemaPlugin: 14.3 * KiB + 128 + 656 + 360 + 640 + 48 + 48 + 56 + 24 + 617 + 24 + 48 + 235 + 152 + 28,
   // `for await` over streamToolCalls reads the chain's events without a stream read each (issue
   // 37, `EventChannel`): about 630 B in each provider's (Bedrock 16,037 -> 16,665 B). Then the
   // non-SSE providers' without the SSE framing (Bedrock 16,665 -> 15,102 B): 15.75 KiB. Then

@@ -135,8 +135,17 @@ export function pointerTarget(root: unknown, ref: string, passed?: (at: unknown)
   return at;
 }
 
+/** The last reference {@link pointerTokens} read, and its keys: each `$ref` is asked of 3 to 5 times in a row. */
+let lastRef = "";
+let lastTokens: readonly string[] | undefined;
+
 /** The keys a local reference (`#/$defs/a~1b`) follows from the root (`["$defs", "a/b"]`), or `undefined` when it is not one. */
-export function pointerTokens(ref: string): string[] | undefined {
+export function pointerTokens(ref: string): readonly string[] | undefined {
+  if (ref !== lastRef) lastTokens = tokensOf((lastRef = ref));
+  return lastTokens;
+}
+
+function tokensOf(ref: string): string[] | undefined {
   if (!ref.startsWith("#")) return undefined;
   let pointer: string;
   try {
