@@ -18,7 +18,7 @@
 //           scripted model calls the request's tools); and no shell block of those files or of
 //           CONTRIBUTING.md runs a `.ts` file with a bare `node`, which is the system's (Node 20
 //           cannot run TypeScript): `./node_modules/.bin/node`, the dev dependencies' Node 24
-//   snippets the other TypeScript blocks of README.md and docs/*.md that import the package (in
+//   snippets the other TypeScript blocks of README.md, worker/README.md and docs/*.md that import the package (in
 //           docs/, also the blocks after one, with its imports: a handler shown piece by piece)
 //           type-check against the source (strict, with the free names they leave to the reader
 //           declared: `messages`, `tools`, the SDKs' clients, ...), so a renamed export or option
@@ -165,6 +165,7 @@ declare global {
   const url: string;
   const init: RequestInit;
   const headers: Record<string, string>;
+  const body: string;
   const turns: unknown[];
   const max_tokens: number;
   const modelId: string;
@@ -221,6 +222,7 @@ const checks = {
   snippets() {
     const markdowns = [
       "README.md",
+      "worker/README.md", // its client-side blocks (reading the Worker's stream) import the package too
       ...readdirSync(join(root, "docs"))
         .filter((f) => f.endsWith(".md"))
         .map((f) => `docs/${f}`),
@@ -281,7 +283,7 @@ const checks = {
       });
       if (tsc.status === 0) return [];
       return [
-        `snippets (FILE-md-line-N.ts is FILE.md's block at line N):\n${tsc.stdout.replace(/^.*?((?:README|docs)-[\w-]*line-\d+\.ts)/gm, "$1")}`,
+        `snippets (FILE-md-line-N.ts is FILE.md's block at line N):\n${tsc.stdout.replace(/^.*?((?:worker-README|README|docs)-[\w-]*line-\d+\.ts)/gm, "$1")}`,
       ];
     } finally {
       rmSync(dir, { recursive: true, force: true });
