@@ -102,6 +102,11 @@ function parseAssistantCall(value: unknown, path: string, bounds: RequestBounds,
   // (worker/protocols/custom-calls.ts): its text as `{}`, what a string is to them, would be lost.
   if (format === "text" && TAKES_TEXT_CALLS.has(provider)) call.inputFormat = format;
   else if (format === "text") call.arguments = { input: call.arguments };
+  // A call the provider ran (an Anthropic server tool's): back as its own block, never as the client's (../../src/providers/request.ts).
+  const executed = own(value, "providerExecuted") ?? false;
+  if (typeof executed !== "boolean")
+    throw invalidField(`${path}.providerExecuted`, "`providerExecuted` must be true or false.");
+  if (executed) call.providerExecuted = true;
   const index = own(value, "index");
   if (index !== undefined && index !== null) {
     if (typeof index !== "number" || !Number.isSafeInteger(index) || index < 0)

@@ -214,6 +214,12 @@ export interface AssistantToolCall {
   providerMetadata?: JsonObject;
   /** The call's index (`finish.toolCalls`' `index`), by which the message's `order` places it. */
   index?: number;
+  /**
+   * The provider ran the call itself (`finish.toolCalls`' `providerExecuted`: an Anthropic server
+   * tool's): it goes back as the provider's own block with its result, else is left out; never as a
+   * call of the client's, which the provider would refuse without a result.
+   */
+  providerExecuted?: true;
 }
 
 /** The result of one call. `toolCallId` or `name` identifies the call (Gemini calls have no id). */
