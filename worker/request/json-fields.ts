@@ -8,6 +8,7 @@
  */
 import { checkToolSchema, type PatternBudget } from "../../src/index.ts";
 import { invalidField, type HttpError } from "../response/json-error.ts";
+import { schemaKey, ValidSchemas } from "./valid-schemas.ts";
 
 /** Deepest nesting of arrays and objects a request may have: more is refused before anything recurses over it. */
 export const MAX_DEPTH = 64;
@@ -102,12 +103,21 @@ export function jsonPath(path: readonly (string | number)[]): string {
  * ```
  */
 export function checkParameters(schema: unknown, path: string, patterns: PatternBudget): void {
+  // An agent resends its tools every turn: a schema this isolate found valid is not checked again.
+  const key = schemaKey(schema);
+  if (key !== undefined && validSchemas.has(key)) return;
   const issues = checkToolSchema(schema, path, { patterns });
   const first = issues[0];
-  if (!first) return;
+  if (!first) {
+    if (key !== undefined) validSchemas.add(key);
+    return;
+  }
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more problems in this schema)` : "";
   throw invalidField(first.path, `\`${first.path}\` ${first.message}${more}.`);
 }
+
+/** The schemas this isolate found valid (pattern-free ones: `schemaKey`). */
+const validSchemas = new ValidSchemas();
 
 /** Where each API a client may have copied a tool from puts its JSON Schema. */
 const SCHEMA_KEYS = ["parameters", "input_schema", "inputSchema", "schema"] as const;
