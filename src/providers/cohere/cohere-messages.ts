@@ -56,16 +56,22 @@ export function cohereContent(thinking: readonly string[], text: string): string
 }
 
 /**
- * The tool plan of a turn whose reasoning text holds its thinking too (both stream as reasoning):
- * the reasoning without each thinking text, taken out where it first stands.
+ * The tool plan of a turn whose reasoning text holds its thinking too (both stream as reasoning, in
+ * order): the reasoning without each thinking text, each looked for after the one before, so the
+ * work is linear in the text however many thinking parts the model streamed.
  */
 function toolPlan(reasoning: string | undefined, thinking: readonly string[]): string {
-  let plan = reasoning ?? "";
-  for (const text of thinking) {
-    const at = plan.indexOf(text);
-    if (at >= 0) plan = plan.slice(0, at) + plan.slice(at + text.length);
+  const text = reasoning ?? "";
+  const kept: string[] = [];
+  let from = 0;
+  for (const part of thinking) {
+    const at = part === "" ? -1 : text.indexOf(part, from);
+    if (at < 0) continue;
+    kept.push(text.slice(from, at));
+    from = at + part.length;
   }
-  return plan;
+  kept.push(text.slice(from));
+  return kept.join("");
 }
 
 /**
