@@ -37,4 +37,26 @@ describe("/v1/responses: an item named twice", () => {
     expect(once.status).toBe(200);
     expect(JSON.stringify(upstream.requests.at(-1)!.body).length).toBeLessThan(40_000);
   });
+
+  it("is a 400 when `previous_response_id` brings the item already", async () => {
+    const upstream = scripted("anthropic", { text: "Noted." });
+    const app = worker(upstream);
+    const send = (body: Record<string, unknown>) =>
+      app.call(post("/v1/responses", { model: "anthropic/test-model", ...body }, AUTH), env);
+    const first = await json(await send({ input: "Remember Paris." }));
+    const [item] = (first["output"] as { id: string }[]) ?? [];
+    const sent = upstream.requests.length;
+    const answer = await send({
+      previous_response_id: first["id"],
+      input: [
+        { type: "item_reference", id: item!.id },
+        { role: "user", content: "Again?" },
+      ],
+    });
+    const error = (await json(answer))["error"] as { param: string; message: string };
+    expect([answer.status, error.param]).toEqual([400, "input[0].id"]);
+    expect(error.message).toContain(item!.id);
+    expect(error.message).toContain("previous_response_id");
+    expect(upstream.requests).toHaveLength(sent);
+  });
 });

@@ -180,13 +180,24 @@ export async function readConversation(
     }
     resolved = { ...body, input: items };
   }
+  const earlierItems =
+    before && previousId
+      ? [...earlier(previousId), ...before.input, ...(before.response.output as Record<string, unknown>[])]
+      : undefined;
+  if (earlierItems && wanted.length > 0) {
+    // The conversation would hold the item twice (OpenAI refuses that too; Anthropic, a tool_use id twice).
+    const ids = new Set(earlierItems.map((item) => (isObject(item) ? own(item, "id") : undefined)));
+    const again = wanted.find(({ id }) => ids.has(id));
+    if (again)
+      throw invalidField(
+        `input[${again.i}].id`,
+        `Duplicate item found with id ${again.id}: \`previous_response_id\` brings it already. Remove the reference and try again.`,
+      );
+  }
   return {
     body: resolved,
     referenced: new Set(wanted.map(({ i }) => i)),
-    earlier:
-      before && previousId
-        ? [...earlier(previousId), ...before.input, ...(before.response.output as Record<string, unknown>[])]
-        : undefined,
+    earlier: earlierItems,
     previousResponseId: previous,
     ...(before ? { earlierTools: before.response["tools"] } : {}),
   };
