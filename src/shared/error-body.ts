@@ -3,6 +3,9 @@ import type { StreamErrorInfo } from "./errors.ts";
 /** Most bytes of a non-2xx body read to report the provider's error object. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
+/** The reader of a non-2xx answer's error body, as `httpErrorInfo` hands it out while it reads: to cancel it. */
+export type ErrorBodyReader = { cancel(reason?: unknown): Promise<void> };
+
 /**
  * The `http-error` of a response that is not a 2xx, with the provider's error object (`data`)
  * when its body (at most {@link MAX_ERROR_BODY_BYTES} of it) is JSON: what the chain reports, from
@@ -13,7 +16,7 @@ const MAX_ERROR_BODY_BYTES = 64 * 1024;
  */
 export async function httpErrorInfo(
   response: Response,
-  opened?: (reader: { cancel(reason?: unknown): Promise<void> }) => void,
+  opened?: (reader: ErrorBodyReader) => void,
 ): Promise<StreamErrorInfo> {
   const { status, body } = response;
   const error: StreamErrorInfo = { code: "http-error", status, message: `The provider answered with HTTP ${status}.` };

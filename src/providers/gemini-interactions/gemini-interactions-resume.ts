@@ -1,5 +1,5 @@
 import { chunkReader } from "../../shared/chunk-reader.ts";
-import { httpErrorInfo } from "../../shared/error-body.ts";
+import { type ErrorBodyReader, httpErrorInfo } from "../../shared/error-body.ts";
 import { isInstance, ToolCallStreamError } from "../../shared/errors.ts";
 import { InteractionsEventCursor, type GeminiInteractionsResumePoint } from "./gemini-interactions-event-cursor.ts";
 
@@ -32,9 +32,6 @@ const isResponse = (body: GeminiInteractionsBody): body is Response =>
  * chain's own `http-error` with the provider's error object, as `streamToolCalls` reports it
  * for a response it is given.
  */
-/** The reader of a non-2xx answer's error body, given to `reading` while it is read. */
-type ErrorBodyReader = { cancel(reason?: unknown): Promise<void> };
-
 async function open(
   body: GeminiInteractionsBody,
   reading: (reader: ErrorBodyReader) => void,
