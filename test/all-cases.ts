@@ -157,6 +157,7 @@ import "./pipeline/turn-text-limit.cases.ts";
 import "./pipeline/declared-tools.cases.ts";
 import "./pipeline/whole-responses.cases.ts";
 import "./pipeline/provider-hint.cases.ts";
+import "./pipeline/unknown-options.cases.ts";
 // Tools: running calls, the loop.
 import "./tools/tool-runner.cases.ts";
 import "./tools/tool-loop.cases.ts";

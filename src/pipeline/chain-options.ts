@@ -1,7 +1,8 @@
 import type { EventStep } from "../accumulate/event-step.ts";
 import { isStandardSchema } from "../schema/standard-schema.ts";
 import { declaredToolsValidator } from "../schema/tool-definition.ts";
-import type { StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
+import type { BedrockOptions, OpenAIChatOptions, OpenAIResponsesOptions } from "./provider-stream-options.ts";
+import type { StreamToolCallBatchesOptions, StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
 import type { ToolCallChainOptions } from "./tool-call-chain.ts";
 
 /**
@@ -14,11 +15,14 @@ import type { ToolCallChainOptions } from "./tool-call-chain.ts";
  * `partialArguments: true`, `repair: true` and a `clock` without the `toolCallTimings` step:
  * only the main entry's `streamToolCalls` bundles the parser, the validators' step, the repair
  * and the timings (its own defaults), so that a provider's bundle holds none of them unless the
- * app imports it.
+ * app imports it. Throws a `TypeError` for an option it does not know (below).
  */
 export function chainOptions(
   options: StreamToolCallsOptions,
 ): Omit<ToolCallChainOptions, "onStop" | "contentType"> & Pick<StreamToolCallsOptions, "sdkChunks"> {
+  for (const key of Object.keys(options))
+    if (!Object.hasOwn(OPTIONS, key))
+      throw new TypeError(`Unknown option \`${key}\`; the options are: ${Object.keys(OPTIONS).join(", ")}.`);
   const { tools, clock, maxDepth, jsonSchema } = options;
   if (tools && options.earlyValidation && !jsonSchema) throw needs("earlyValidation", "jsonSchema", "schema");
   const partial = options.partialArguments;
@@ -51,6 +55,45 @@ export function chainOptions(
     steps,
   };
 }
+
+/**
+ * Every option of `streamToolCalls` and `streamToolCallBatches`, a provider subpath's plug-ins
+ * included (the main entry brings them itself: passing one is no mistake). Typed as the options'
+ * keys, so that an option added to them and not here does not compile. A name not here is the
+ * caller's mistake, a typo TypeScript would have refused (`maxArgumentLength`): said at the call,
+ * as esbuild says it, rather than ignored with the default left in force.
+ */
+const OPTIONS: Record<
+  keyof (StreamToolCallBatchesOptions & BedrockOptions & OpenAIChatOptions & OpenAIResponsesOptions),
+  0
+> = {
+  provider: 0,
+  signal: 0,
+  framing: 0,
+  tools: 0,
+  jsonSchema: 0,
+  earlyValidation: 0,
+  abortOnViolation: 0,
+  partialArguments: 0,
+  repair: 0,
+  unwrapParallel: 0,
+  clock: 0,
+  maxEventLength: 0,
+  maxArgumentsLength: 0,
+  maxToolCalls: 0,
+  maxDepth: 0,
+  maxTextLength: 0,
+  validationTimeoutMs: 0,
+  timers: 0,
+  batchWindowMs: 0,
+  validateToolCalls: 0,
+  toolCallTimings: 0,
+  sdkChunks: 0,
+  jsonText: 0,
+  builtInCalls: 0,
+  invokeModel: 0,
+  converseCitations: 0,
+};
 
 /** The `TypeError` of an option that needs a plug-in the app passes (the main entry brings its own). */
 function needs(what: string, pass: string, from = "core"): TypeError {

@@ -13,7 +13,11 @@ import type { ProviderProtocol } from "../providers/provider-decoder.ts";
 import type { Provider } from "../providers/registry.ts";
 import type { StreamLimits } from "./stream-limits.ts";
 
-/** Options of {@link streamToolCalls}; `Tools` is the type of its `tools`. */
+/**
+ * Options of {@link streamToolCalls}; `Tools` is the type of its `tools`. A key that is none of
+ * them (nor a provider subpath's plug-in) is a `TypeError` at the call naming it: from
+ * JavaScript, where no type refuses a typo, a misspelt limit or `signal` is not silently ignored.
+ */
 export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]>
   extends StreamLimits,
     ValidationTimeoutOptions,
