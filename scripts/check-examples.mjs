@@ -18,14 +18,22 @@
 //           scripted model calls the request's tools); and no shell block of those files or of
 //           CONTRIBUTING.md runs a `.ts` file with a bare `node`, which is the system's (Node 20
 //           cannot run TypeScript): `./node_modules/.bin/node`, the dev dependencies' Node 24
+//   run     every block of README.md marked `<!-- run: node -->` or `<!-- run: deno -->` runs offline
+//           against the Worker's own handler (no provider key, as `npm start` serves it) on
+//           127.0.0.1, and prints `finish tool-calls` last (the scripted model calls the request's
+//           tool): a node block under the Node 24 of the dev dependencies, from a folder of the
+//           repository (`tool-call-stream` is dist/), with its calls to api.openai.com and
+//           api.anthropic.com sent to that Worker and the names it leaves to the reader (`key`,
+//           `messages`, `input`, `tools`) given; a deno block as it stands, its `*_BASE_URL` that Worker
+//           and its `jsr:` import the repository's sources (`--config deno.json`)
 //   snippets the other TypeScript blocks of README.md, worker/README.md and docs/*.md that import the package (in
 //           docs/, also the blocks after one, with its imports: a handler shown piece by piece)
 //           type-check against the source (strict, with the free names they leave to the reader
 //           declared: `messages`, `tools`, the SDKs' clients, ...), so a renamed export or option
 //           cannot leave them behind
-// Usage: node scripts/check-examples.mjs [node] [deno] [browser] [readme] [worker] [docs] [snippets]   (all by default)
-import { execFileSync, execSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+// Usage: node scripts/check-examples.mjs [node] [deno] [browser] [readme] [worker] [docs] [run] [snippets]   (all by default)
+import { execFileSync, execSync, spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createServer } from "node:http";
 import { dirname, extname, join, normalize, sep } from "node:path";
@@ -116,6 +124,64 @@ globalThis.fetch = async (input, init) => {
 };
 await import(pathToFileURL(process.argv[1]).href);
 `;
+
+/**
+ * The Worker's fetch handler served on 127.0.0.1 (a free port, which it prints), offline: no
+ * provider key, the open localhost mode `npm start` runs in, so its scripted model answers.
+ */
+const OFFLINE_WORKER_SERVER = `
+import { createServer } from "node:http";
+const { createFetchHandler } = await import(${JSON.stringify(pathToFileURL(join(root, "worker", "app.ts")).href)});
+const { platformRuntime } = await import(${JSON.stringify(pathToFileURL(join(root, "worker", "runtime.ts")).href)});
+const handle = createFetchHandler(platformRuntime);
+const server = createServer(async (incoming, outgoing) => {
+  const chunks = [];
+  for await (const chunk of incoming) chunks.push(chunk);
+  const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+  const request = new Request(\`http://\${incoming.headers.host}\${incoming.url}\`, { method: incoming.method, headers: incoming.headers, body });
+  const answer = await handle(request, { OPEN_ACCESS: "true" });
+  outgoing.writeHead(answer.status, Object.fromEntries(answer.headers));
+  if (answer.body) for await (const chunk of answer.body) outgoing.write(chunk);
+  outgoing.end();
+});
+server.listen(0, "127.0.0.1", () => console.log(server.address().port));
+`;
+
+/**
+ * Runs a README block (its path the first argument) with its calls to the providers' hosts sent
+ * to the local Worker (the second), and the names the README leaves to the reader given: the
+ * request's parts, its tools in the shape of the API the block calls.
+ */
+const README_BLOCK_HARNESS = `
+import { pathToFileURL } from "node:url";
+const [file, worker] = process.argv.slice(1);
+const code = (await import("node:fs")).readFileSync(file, "utf8");
+const network = globalThis.fetch;
+globalThis.fetch = (input, init) => {
+  const url = new URL(typeof input === "string" ? input : input.url);
+  const local = url.hostname === "api.openai.com" || url.hostname === "api.anthropic.com";
+  return local ? network(worker + url.pathname + url.search, init) : network(input, init);
+};
+const parameters = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
+Object.assign(globalThis, {
+  key: "offline",
+  messages: [{ role: "user", content: "Weather in Paris?" }],
+  input: "Weather in Paris?",
+  tools: code.includes("/v1/responses")
+    ? [{ type: "function", name: "get_weather", parameters }]
+    : [{ type: "function", function: { name: "get_weather", parameters } }],
+});
+await import(pathToFileURL(file).href);
+`;
+
+/** The TypeScript blocks of a markdown file marked `<!-- run: node -->` or `<!-- run: deno -->`. */
+function runBlocks(markdown) {
+  return [...markdown.matchAll(/<!-- run: (node|deno) -->\n+```ts\n([\s\S]*?)```/g)].map(([match, runtime, code]) => ({
+    runtime,
+    code,
+    line: markdown.slice(0, markdown.indexOf(match)).split("\n").length,
+  }));
+}
 
 /** The blocks of a markdown file marked `<!-- example: FILE -->` or `<!-- output: FILE -->`, with what they hold. */
 function markedBlocks(markdown) {
@@ -286,6 +352,59 @@ const checks = {
         `snippets (FILE-md-line-N.ts is FILE.md's block at line N):\n${tsc.stdout.replace(/^.*?((?:worker-README|README|docs)-[\w-]*line-\d+\.ts)/gm, "$1")}`,
       ];
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+  async run() {
+    const blocks = runBlocks(readFileSync(join(root, "README.md"), "utf8"));
+    if (blocks.length === 0) return ["README.md has no block marked <!-- run: node --> or <!-- run: deno -->"];
+    const server = spawn(node24, ["--input-type=module", "-e", OFFLINE_WORKER_SERVER], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    mkdirSync(join(root, ".tmp"), { recursive: true });
+    // In the repository, so that a node block's `tool-call-stream` is the package itself (dist/).
+    const dir = mkdtempSync(join(root, ".tmp", "readme-run-"));
+    try {
+      const port = await new Promise((resolve, reject) => {
+        server.stdout.once("data", (data) => resolve(Number.parseInt(String(data), 10)));
+        server.once("exit", (code) => reject(new Error(`the Worker's server exited with ${code}`)));
+      });
+      const worker = `http://127.0.0.1:${port}`;
+      const problems = [];
+      for (const { runtime, code, line } of blocks) {
+        const file = join(dir, `line-${line}.ts`);
+        writeFileSync(file, code);
+        const ran =
+          runtime === "node"
+            ? spawnSync(node24, ["--input-type=module", "-e", README_BLOCK_HARNESS, file, worker], {
+                cwd: root,
+                encoding: "utf8",
+              })
+            : spawnSync(
+                await onDemandBin("deno"),
+                ["run", "--config", join(root, "deno.json"), `--allow-net=127.0.0.1:${port}`, "--allow-env", file],
+                {
+                  cwd: root,
+                  encoding: "utf8",
+                  env: {
+                    ...process.env,
+                    NO_COLOR: "1",
+                    DENO_DIR: process.env.DENO_DIR ?? join(root, "node_modules", ".cache", "deno"),
+                    ANTHROPIC_BASE_URL: worker,
+                    OPENAI_BASE_URL: `${worker}/v1`,
+                  },
+                },
+              );
+        const last = ran.stdout.trim().split("\n").at(-1) ?? "";
+        if (ran.status !== 0 || !last.startsWith("finish tool-calls"))
+          problems.push(
+            `README.md's ${runtime} block at line ${line} exited ${ran.status}, its last line ${JSON.stringify(last)} (not finish tool-calls):\n${ran.stdout}${ran.stderr}`,
+          );
+      }
+      return problems;
+    } finally {
+      server.kill();
       rmSync(dir, { recursive: true, force: true });
     }
   },

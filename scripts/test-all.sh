@@ -99,6 +99,7 @@ run_check "example: browser" node scripts/check-examples.mjs browser
 run_check "example: README output" node scripts/check-examples.mjs readme
 run_check "example: Worker" node scripts/check-examples.mjs worker
 run_check "examples in the docs" node scripts/check-examples.mjs docs
+run_check "README snippets run offline" node scripts/check-examples.mjs run
 run_check "README snippets type-check" node scripts/check-examples.mjs snippets
 
 # A clone without ../shared must pass too: the shared suite once more in Node with the data hidden
