@@ -4,18 +4,8 @@
 import { streamToolCallBatches, streamToolCalls } from "../../src/index.ts";
 import * as bedrock from "../../src/bedrock.ts";
 import * as openai from "../../src/openai.ts";
-import { assert, assertEquals, group } from "../support/harness.ts";
+import { assert, assertEquals, group, thrown } from "../support/harness.ts";
 import { bytes, collect, fromChunks, openAISSE } from "../support/streams.ts";
-
-/** What calling `call` threw (undefined when it did not). */
-function thrownBy(call: () => unknown): unknown {
-  try {
-    call();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-}
 
 const body = () =>
   fromChunks([bytes(openAISSE([{ choices: [{ index: 0, delta: { content: "Hi" }, finish_reason: "stop" }] }]))]);
@@ -28,13 +18,13 @@ group("streamToolCalls unknown options", (test) => {
       () => openai.streamToolCalls(body(), { provder: "openai" } as never),
       () => bedrock.streamToolCallBatches(body(), { provder: "openai" } as never),
     ]) {
-      const thrown = thrownBy(call);
-      assert(thrown instanceof TypeError, String(thrown));
-      assert(thrown.message.includes("`provder`"), thrown.message);
+      const error = thrown(call);
+      assert(error instanceof TypeError, String(error));
+      assert(error.message.includes("`provder`"), error.message);
       for (const known of ["provider", "signal", "maxArgumentsLength", "tools", "jsonSchema"])
-        assert(thrown.message.includes(known), `${thrown.message} names ${known}`);
+        assert(error.message.includes(known), `${error.message} names ${known}`);
     }
-    const limit = thrownBy(() => streamToolCalls(body(), { provider: "openai", maxArgumentLength: 10 } as never));
+    const limit = thrown(() => streamToolCalls(body(), { provider: "openai", maxArgumentLength: 10 } as never));
     assert(limit instanceof TypeError && limit.message.includes("`maxArgumentLength`"), String(limit));
   });
 

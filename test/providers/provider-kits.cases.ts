@@ -26,7 +26,7 @@ import {
   type ProviderProtocol,
   type ToolResult,
 } from "../../src/index.ts";
-import { assert, assertEquals, group } from "../support/harness.ts";
+import { assert, assertEquals, group, thrown } from "../support/harness.ts";
 import { bytes, collect, fromChunks } from "../support/streams.ts";
 
 const turn: AssistantTurn = {
@@ -37,16 +37,6 @@ const turn: AssistantTurn = {
 };
 const results: ToolResult[] = [{ call: { id: "call_1", name: "get_weather" }, output: { celsius: 4 } }];
 const weather = { name: "get_weather", description: "The weather in a city.", parameters: { type: "object" } };
-
-/** The error a call throws, or undefined. */
-function thrown(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-}
 
 group("Provider kits", (test) => {
   test("every Provider has a kit with every piece, named after it", () => {

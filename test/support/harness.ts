@@ -84,3 +84,13 @@ export function assertEquals(actual: unknown, expected: unknown, message = "valu
     throw new Error(`${message}\n  actual:   ${JSON.stringify(actual)}\n  expected: ${JSON.stringify(expected)}`);
   }
 }
+
+/** The error a call throws, or undefined when it returns. */
+export function thrown(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
