@@ -35,10 +35,10 @@ const FRAGMENT_FIELDS = ["arguments", "partial_arguments", "arguments_delta"] as
  * `function_call` with its `id`, `name` and empty `arguments`), `step.delta`s fill it (`text`,
  * `thought_summary`, `thought_signature`, and a call's argument text as `arguments_delta`),
  * `step.stop` ends it, all by the step's `index`, which is the call's index. `interaction.completed`
- * ends the response with its `status` (`requires_action` when calls wait for results) and usage
- * (a step delta's `metadata.total_usage`, the usage so far, is its usage before that);
- * a `requires_continuation` (the per-request decode limit) with its `continuation_token` on the finish.
- * A failure in the stream (an `error` event, a `model_output` step's `error`) is a provider error.
+ * ends the response with its `status` (`requires_action` when calls wait for results) and usage (a step delta's
+ * `metadata.total_usage`, the usage so far, is its usage before that); a `requires_continuation` (the per-request
+ * decode limit) with its `continuation_token` on the finish. A failure in the stream (an `error` event, a `model_output`
+ * step's `error`, a `failed` interaction's `error` or first `errors` entry, not a success's) is a provider error.
  * The legacy spelling (`interaction.start`, `content.start`/`content.delta`/`content.stop` with a
  * `content` in place of `step`, `interaction.complete`, a `function_call` delta carrying the whole
  * `arguments` object) is read the same way. A call's `signature`, if any, is kept on its
@@ -264,8 +264,8 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
     this.#server.complete();
     this.#usage(interaction["usage"]);
     const status = nonEmptyString(interaction["status"]) ?? null;
-    if (status === "failed" && isRecord(interaction["error"]))
-      this.#emit(providerError(interaction["error"], "The provider reported that the interaction failed."));
+    const fault = status === "failed" && [interaction["error"], ...arrayOf(interaction["errors"])].find(isRecord);
+    if (fault) this.#emit(providerError(fault, "The provider reported that the interaction failed."));
     const reason = status === null ? "stop" : (ownValue(GEMINI_INTERACTIONS_FINISH_REASONS, status) ?? "other");
     // The token of a decode the per-request limit cut; only this snapshot's: it clears a checkpoint's (as the SDK reads it).
     const token = status === "requires_continuation" && nonEmptyString(interaction["continuation_token"]);

@@ -69,6 +69,24 @@ group("Gemini Interactions: a failure inside the stream", (test) => {
     assert(!events.some((e) => e.type === "finish"), "no finish: the interaction never completed");
   });
 
+  // @google/genai 3.6.1: `Interaction.errors?: ErrorT[]` ("diagnostic faults / platform errors recorded on the
+  // interaction", each `{ code?: a URI, message? }`); the completed event's `interaction` is a partial Interaction,
+  // and no version declares a singular `error` on it. Before, a failed interaction's `errors` were dropped: the
+  // finish said `error` with no error to show.
+  test("a failed interaction's errors[] is a provider-error with its first entry; a completed one's is no error", async () => {
+    const fault = { code: "https://ai.google.dev/errors/internal", message: "The model failed to respond." };
+    const diagnostic = { code: "https://ai.google.dev/errors/degraded", message: "Served by a fallback region." };
+    const ended = (state: string) => ({
+      event_type: "interaction.completed",
+      interaction: { id: "v1_f", status: state, errors: [fault, diagnostic] },
+    });
+    const failed = await run([created, ...said, ended("failed")]);
+    assertEquals(errorsOf(failed), [["provider-error", fault]]);
+    const finish = failed.at(-1);
+    assert(finish?.type === "finish" && finish.reason === "error", "the finish after the error");
+    assertEquals(errorsOf(await run([created, ...said, ended("completed")])), []);
+  });
+
   test("a model output step without an error is no error", async () => {
     assertEquals(errorsOf(await run([created, ...said, completed("completed")])), []);
   });
