@@ -1,10 +1,11 @@
 import type { SSEMessage } from "../../framing/framing.ts";
+import type { FinishDelta } from "../../shared/deltas.ts";
 import { jsonText, type JsonWriter } from "../../shared/json-text.ts";
 import { arrayOf, isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { eventType, providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type DecoderLimits, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
-import { addInputApart, readUsage } from "../usage.ts";
 import { GEMINI_INTERACTIONS_FINISH_REASONS } from "./gemini-interactions-finish-reasons.ts";
+import { InteractionsHops } from "./gemini-interactions-hops.ts";
 import { InteractionsServerSteps } from "./gemini-interactions-server-steps.ts";
 
 type Payload = Record<string, unknown>;
@@ -37,7 +38,8 @@ const FRAGMENT_FIELDS = ["arguments", "partial_arguments", "arguments_delta"] as
  * `step.stop` ends it, all by the step's `index`, which is the call's index. `interaction.completed`
  * ends the response with its `status` (`requires_action` when calls wait for results) and usage (a step delta's
  * `metadata.total_usage`, the usage so far, is its usage before that); a `requires_continuation` (the per-request
- * decode limit) with its `continuation_token` on the finish. A failure in the stream (an `error` event, a `model_output`
+ * decode limit) with its `continuation_token` on the finish, unless more follows: `@google/genai`'s stream of a decode it
+ * continued yields every hop, one answer ({@link InteractionsHops}). A failure in the stream (an `error` event, a `model_output`
  * step's `error`, a `failed` interaction's `error` or first `errors` entry, not a success's) is a provider error.
  * The legacy spelling (`interaction.start`, `content.start`/`content.delta`/`content.stop` with a
  * `content` in place of `step`, `interaction.complete`, a `function_call` delta carrying the whole
@@ -86,6 +88,7 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
   readonly #early = new Set<number>(); // the steps whose argument fragments came before their start
   readonly #server: InteractionsServerSteps;
   readonly #onEvent: InteractionsEventListener | undefined;
+  readonly #hops = new InteractionsHops();
   #calls = 0;
 
   /**
@@ -99,18 +102,21 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
     this.#server = new InteractionsServerSteps(emit, jsonText, limits.maxArgumentsLength);
   }
 
-  /** The input ended: a step still open is left to the accumulator, which discards a call without its end. */
-  end(): void {}
+  /** The input ended: a held finish goes out; a step still open is left to the accumulator, which discards a call without its end. */
+  end(): void {
+    this.#hops.release(this.#emit);
+  }
 
   /** Decodes one SSE message. */
   decode(message: SSEMessage): void {
     this.#write = message.jsonText ?? jsonText;
     this.#server.writer = this.#write;
-    if (message.value === undefined && message.data.trim() === "[DONE]") return;
+    if (message.value === undefined && message.data.trim() === "[DONE]") return this.#hops.release(this.#emit);
+    this.#hops.goOn();
     const payload = readJsonObject(message, this.#emit);
     if (!payload) return;
     const type = nonEmptyString(payload["event_type"]) ?? message.event ?? nonEmptyString(payload["type"]);
-    const index = typeof payload["index"] === "number" ? payload["index"] : undefined;
+    const index = typeof payload["index"] === "number" ? this.#hops.index(payload["index"]) : undefined;
     this.#onEvent?.(type, index, payload);
     switch (eventType(type, payload)) {
       case "step.start":
@@ -245,17 +251,10 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
     this.#emit({ type: "tool-call-end", index });
   }
 
-  /** An interaction's `Usage` (the completed interaction's, or a step delta's so far). */
+  /** An interaction's `Usage` (the completed interaction's, or a step delta's so far), with the earlier hops'. */
   #usage(raw: unknown): void {
-    const usage = readUsage(raw, ["total_input_tokens"], ["total_output_tokens"], ["total_tokens"], {
-      cacheRead: ["total_cached_tokens"],
-      reasoning: ["total_thought_tokens"],
-      reasoningApart: true, // as Gemini's (src/providers/gemini/gemini-delta-stream.ts)
-    });
-    if (!usage) return;
-    // The built-in tools' prompt (`total_tool_use_tokens`), apart from the input's count and in the total, is input too.
-    addInputApart(usage, "total_tool_use_tokens", "total_tokens");
-    this.#emit({ type: "usage", usage });
+    const usage = this.#hops.usage(raw);
+    if (usage) this.#emit({ type: "usage", usage });
   }
 
   #onCompleted(interaction: Payload): void {
@@ -270,13 +269,13 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
     // The token of a decode the per-request limit cut; only this snapshot's: it clears a checkpoint's (as the SDK reads it).
     const token = status === "requires_continuation" && nonEmptyString(interaction["continuation_token"]);
     // `requires_action` without a call the client can answer is not a turn of calls.
-    this.#emit({
+    const finish: FinishDelta = {
       type: "finish",
       rawReason: status,
       reason: reason === "tool-calls" && this.#calls === 0 ? "other" : reason,
       ...(token && { continuationToken: token }),
-    });
-    this.#emit({ type: "done" });
+    };
+    this.#hops.finish(finish, this.#emit); // held when the SDK's stream may go on (`requires_continuation`)
   }
 
   /** The thought step at `index`, opened if a delta came for one that never started. */

@@ -1,0 +1,87 @@
+import type { FinishDelta, Usage } from "../../shared/deltas.ts";
+import type { Emit } from "../provider-decoder.ts";
+import { addInputApart, readUsage } from "../usage.ts";
+
+/**
+ * The hops of one Interactions answer. `@google/genai`'s `interactions.create({ stream: true })`
+ * continues a decode the per-request limit cut by itself (`automatic_continuation`, its default)
+ * and yields every hop's events in order: each hop's `interaction.created`, steps, and its
+ * `interaction.completed`, intermediate ones with `status: "requires_continuation"` ("check
+ * `status` on `interaction.completed` events rather than treating the first one as the end of
+ * the output", its `AutomaticContinuationOption`). So such a finish is held: an event after it is
+ * the next hop of the same answer, whose step indexes, counting from 0 again, go on past the
+ * earlier hops' (each index is a call's), and whose usage adds to theirs, as the SDK sums a unary
+ * call's hops. The held finish goes out at the body's `[DONE]` (a hop's own bytes end so; the SDK
+ * yields none) or at the input's end.
+ *
+ * @example
+ * ```ts
+ * const hops = new InteractionsHops();
+ * hops.index(0); // 0: the first hop's first step
+ * hops.finish({ type: "finish", reason: "length", rawReason: "requires_continuation" }, emit); // held
+ * hops.goOn(); // the next hop's `interaction.created`: the finish is dropped
+ * hops.index(0); // 1: past the first hop's steps
+ * ```
+ */
+export class InteractionsHops {
+  /** Added to this hop's step indexes. */
+  #offset = 0;
+  /** The first index past every step seen. */
+  #next = 0;
+  /** The usage of the hops that completed. */
+  #before: Usage | undefined;
+  /** The latest usage, the hops' together. */
+  #usage: Usage | undefined;
+  /** A `requires_continuation` hop's finish, until the answer goes on or ends. */
+  #held: FinishDelta | undefined;
+
+  /** The answer's index of a step of this hop. */
+  index(index: number): number {
+    const at = index + this.#offset;
+    if (at >= this.#next) this.#next = at + 1;
+    return at;
+  }
+
+  /**
+   * An interaction's `Usage` of this hop (a completed hop's, or a step delta's so far) as the
+   * answer's: the earlier hops' added.
+   */
+  usage(raw: unknown): Usage | undefined {
+    const usage = readUsage(raw, ["total_input_tokens"], ["total_output_tokens"], ["total_tokens"], {
+      cacheRead: ["total_cached_tokens"],
+      reasoning: ["total_thought_tokens"],
+      reasoningApart: true, // as Gemini's (src/providers/gemini/gemini-delta-stream.ts)
+    });
+    if (!usage) return undefined;
+    // The built-in tools' prompt (`total_tool_use_tokens`), apart from the input's count and in the total, is input too.
+    addInputApart(usage, "total_tool_use_tokens", "total_tokens");
+    // Each count the earlier hops had (their usage's numbers: its `raw` is none) adds to this hop's.
+    const before = this.#before as Record<string, unknown> | undefined;
+    const counts = usage as unknown as Record<string, number | undefined>;
+    for (const key in before) if (typeof before[key] === "number") counts[key] = before[key] + (counts[key] ?? 0);
+    return (this.#usage = usage);
+  }
+
+  /** A hop completed: its finish and `done` go out, or, after `requires_continuation`, wait for the next event. */
+  finish(finish: FinishDelta, emit: Emit): void {
+    this.#held = finish;
+    if (finish.rawReason !== "requires_continuation") this.release(emit);
+  }
+
+  /** An event came after a held finish: the next hop of the same answer, which the finish did not end. */
+  goOn(): void {
+    if (!this.#held) return;
+    this.#held = undefined;
+    this.#offset = this.#next;
+    this.#before = this.#usage;
+  }
+
+  /** The answer ends here: a held finish goes out. */
+  release(emit: Emit): void {
+    const held = this.#held;
+    if (!held) return;
+    this.#held = undefined;
+    emit(held);
+    emit({ type: "done" });
+  }
+}
