@@ -29,7 +29,7 @@ export const ON_DEMAND = {
   "typescript-7": { packages: { typescript: "7.0.2" } },
   // The package linters of scripts/check-package.mjs.
   "package-lint": { packages: { "@arethetypeswrong/cli": "0.18.5", publint: "0.3.25" } },
-  // The provider SDKs only test/node/sdk-chunks.test.ts drives (the others are dev dependencies),
+  // The provider SDKs only test/node/sdk-chunks.test.ts (and sdk-interactions-hops.test.ts) drives (the others are dev dependencies),
   // whose types test/node/next-turn-sdk-types.test.ts checks the next turns against.
   "sdk-clients": {
     packages: {
