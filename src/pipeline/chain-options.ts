@@ -1,6 +1,7 @@
 import type { EventStep } from "../accumulate/event-step.ts";
 import { isStandardSchema } from "../schema/standard-schema.ts";
 import { declaredToolsValidator } from "../schema/tool-definition.ts";
+import { checkOptionNames } from "../shared/option-names.ts";
 import type { BedrockOptions, OpenAIChatOptions, OpenAIResponsesOptions } from "./provider-stream-options.ts";
 import type { StreamToolCallBatchesOptions, StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
 import type { ToolCallChainOptions } from "./tool-call-chain.ts";
@@ -20,9 +21,7 @@ import type { ToolCallChainOptions } from "./tool-call-chain.ts";
 export function chainOptions(
   options: StreamToolCallsOptions,
 ): Omit<ToolCallChainOptions, "onStop" | "contentType"> & Pick<StreamToolCallsOptions, "sdkChunks"> {
-  for (const key of Object.keys(options))
-    if (!Object.hasOwn(OPTIONS, key))
-      throw new TypeError(`Unknown option \`${key}\`; the options are: ${Object.keys(OPTIONS).join(", ")}.`);
+  checkOptionNames(options, OPTIONS);
   const { tools, clock, maxDepth, jsonSchema } = options;
   if (tools && options.earlyValidation && !jsonSchema) throw needs("earlyValidation", "jsonSchema", "schema");
   const partial = options.partialArguments;
@@ -58,10 +57,9 @@ export function chainOptions(
 
 /**
  * Every option of `streamToolCalls` and `streamToolCallBatches`, a provider subpath's plug-ins
- * included (the main entry brings them itself: passing one is no mistake). Typed as the options'
- * keys, so that an option added to them and not here does not compile. A name not here is the
- * caller's mistake, a typo TypeScript would have refused (`maxArgumentLength`): said at the call,
- * as esbuild says it, rather than ignored with the default left in force.
+ * included (the main entry brings them itself: passing one is no mistake), for
+ * `checkOptionNames`. Typed as the options' keys, so that an option added to them and not here
+ * does not compile.
  */
 const OPTIONS: Record<
   keyof (StreamToolCallBatchesOptions & BedrockOptions & OpenAIChatOptions & OpenAIResponsesOptions),

@@ -57,6 +57,38 @@ export interface ToolLoopOptions
   beforeTools?: ((step: number) => TransformStream<ToolCallEvent, ToolCallEvent>) | undefined;
 }
 
+/**
+ * Every option of {@link runToolLoop}, for `checkOptionNames` (a misspelt `maxSteps` would leave
+ * the loop at 8 steps). Typed as the options' keys, so that an option added to them and not here
+ * does not compile.
+ */
+export const LOOP_OPTIONS: Record<keyof ToolLoopOptions, 0> = {
+  provider: 0,
+  protocol: 0,
+  messages: 0,
+  tools: 0,
+  call: 0,
+  maxSteps: 0,
+  signal: 0,
+  beforeTools: 0,
+  concurrency: 0,
+  timeoutMs: 0,
+  maxResultBytes: 0,
+  maxScreenshotBytes: 0,
+  approve: 0,
+  clock: 0,
+  validationTimeoutMs: 0,
+  timers: 0,
+  maxEventLength: 0,
+  maxArgumentsLength: 0,
+  maxToolCalls: 0,
+  partialArguments: 0,
+  repair: 0,
+  maxDepth: 0,
+  earlyValidation: 0,
+  abortOnViolation: 0,
+};
+
 /** The options the loop passes on to `streamToolCalls` as they are. */
 const PASSED = [
   "maxEventLength",

@@ -1,8 +1,9 @@
 import { streamToolCalls } from "../pipeline/stream-tool-calls.ts";
 import { assistantMessage, toolResultMessages } from "../providers/messages.ts";
 import { callKey } from "../shared/call-key.ts";
+import { checkOptionNames } from "../shared/option-names.ts";
 import type { LoopFinishEvent, LoopFinishReason, ToolLoopEvent } from "./loop-events.ts";
-import { streamOptions, type ToolLoopOptions } from "./loop-options.ts";
+import { LOOP_OPTIONS, streamOptions, type ToolLoopOptions } from "./loop-options.ts";
 import { refusedTurn, StepRecord, turnCalls } from "./step-record.ts";
 import type { ToolRunnerEvent } from "./tool-events.ts";
 import { ToolRunnerStream } from "./tool-runner-stream.ts";
@@ -70,7 +71,8 @@ export const DEFAULT_MAX_STEPS: number = 8;
  * `maxResultBytes`, bounded by `maxScreenshotBytes`), which is all its output can carry: one that
  * fails, returns anything else or a larger screenshot ends the loop (`no-screenshot`). Either way
  * the call is in `loop-finish.unanswered` and `messages` holds its turn without an output for it
- * (nor for the others: `loop-finish.results`).
+ * (nor for the others: `loop-finish.results`). An option name it does not know (from
+ * JavaScript, a typo such as `maxStep`) is a `TypeError` at the call naming it.
  *
  * @example
  * ```ts
@@ -85,6 +87,7 @@ export const DEFAULT_MAX_STEPS: number = 8;
  * ```
  */
 export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
+  checkOptionNames(options, LOOP_OPTIONS);
   const { provider, signal: outer } = options;
   const requested = options.maxSteps ?? DEFAULT_MAX_STEPS;
   // biome-ignore lint/complexity/useMathMinMax: Math.max(NaN, 1) is NaN, which would never stop

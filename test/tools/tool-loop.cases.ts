@@ -16,7 +16,7 @@ import {
   openaiWeatherTwoCities,
 } from "../support/conversations/index.ts";
 import { allFixtures } from "../support/fixtures.ts";
-import { assert, assertEquals, group } from "../support/harness.ts";
+import { assert, assertEquals, group, thrown } from "../support/harness.ts";
 import { eventually } from "../support/sources.ts";
 import { chatChunk, collect, openAISSE } from "../support/streams.ts";
 import { controlledTool, deferred, endsOrHangs, live, replayModel } from "../support/tool-fakes.ts";
@@ -238,6 +238,49 @@ group("runToolLoop against recorded conversations", (test) => {
 });
 
 group("runToolLoop events and limits", (test) => {
+  test("a misspelt option (maxStep) is a TypeError at the call naming it and the options there are, not the default 8 steps", () => {
+    let calls = 0;
+    const options = {
+      provider: "openai",
+      messages: [],
+      tools: { get_weather: answer("sunny") },
+      call: () => (calls++, Promise.resolve(new Response(openAISSE([])))),
+    } as const;
+    const error = thrown(() => runToolLoop({ ...options, maxStep: 2 } as never));
+    assert(error instanceof TypeError, String(error));
+    for (const named of ["`maxStep`", "maxSteps", "approve", "concurrency", "maxArgumentsLength", "beforeTools"])
+      assert(error.message.includes(named), `${error.message} names ${named}`);
+    assertEquals(calls, 0, "no request sent");
+    // Every option of its type is taken (undefined where a value would need more set-up).
+    const every: Required<Parameters<typeof runToolLoop>[0]> = {
+      ...options,
+      protocol: undefined as never,
+      maxSteps: 1,
+      signal: undefined as never,
+      beforeTools: undefined as never,
+      concurrency: 1,
+      timeoutMs: 1000,
+      maxResultBytes: 1000,
+      maxScreenshotBytes: 1000,
+      approve: undefined as never,
+      clock: undefined as never,
+      validationTimeoutMs: 1000,
+      timers: undefined as never,
+      maxEventLength: 1000,
+      maxArgumentsLength: 1000,
+      maxToolCalls: 4,
+      partialArguments: false,
+      repair: true,
+      maxDepth: 8,
+      earlyValidation: false,
+      abortOnViolation: false,
+    };
+    assertEquals(
+      thrown(() => runToolLoop(every)),
+      undefined,
+    );
+  });
+
   test("every event is tagged with its step; each step ends with step-finish and the loop with one loop-finish", async () => {
     const recorded = anthropicShellTwoPlusTwo;
     const events = await collect(
