@@ -184,16 +184,7 @@ export async function readConversation(
     before && previousId
       ? [...earlier(previousId), ...before.input, ...(before.response.output as Record<string, unknown>[])]
       : undefined;
-  if (earlierItems && wanted.length > 0) {
-    // The conversation would hold the item twice (OpenAI refuses that too; Anthropic, a tool_use id twice).
-    const ids = new Set(earlierItems.map((item) => (isObject(item) ? own(item, "id") : undefined)));
-    const again = wanted.find(({ id }) => ids.has(id));
-    if (again)
-      throw invalidField(
-        `input[${again.i}].id`,
-        `Duplicate item found with id ${again.id}: \`previous_response_id\` brings it already. Remove the reference and try again.`,
-      );
-  }
+  refuseBroughtAgain(input, earlierItems, wanted);
   return {
     body: resolved,
     referenced: new Set(wanted.map(({ i }) => i)),
@@ -201,6 +192,37 @@ export async function readConversation(
     previousResponseId: previous,
     ...(before ? { earlierTools: before.response["tools"] } : {}),
   };
+}
+
+/**
+ * A 400 naming the first input item that repeats, by its `id`, an item the Worker brings itself: one
+ * of `previous_response_id`'s items (as a reference or sent whole), or one an `item_reference` of the
+ * same request names. The conversation would hold it twice: OpenAI refuses that ("Duplicate item
+ * found"), Anthropic a `tool_use` id twice, and the others read it twice. Items the client alone
+ * sends are its own to repeat.
+ */
+function refuseBroughtAgain(
+  input: unknown,
+  earlier: readonly Record<string, unknown>[] | undefined,
+  wanted: readonly { i: number; id: string }[],
+): void {
+  if (!Array.isArray(input)) return;
+  const fromEarlier = new Set(earlier?.map((item) => (isObject(item) ? own(item, "id") : undefined)));
+  const referenced = new Map(wanted.map(({ i, id }) => [id, i]));
+  for (const [i, item] of input.entries()) {
+    const id = isObject(item) ? own(item, "id") : undefined;
+    if (typeof id !== "string") continue;
+    const by = fromEarlier.has(id)
+      ? "`previous_response_id` brings it already"
+      : referenced.has(id) && referenced.get(id) !== i
+        ? `\`input[${referenced.get(id)}]\` names it already`
+        : undefined;
+    if (by)
+      throw invalidField(
+        `input[${i}].id`,
+        `Duplicate item found with id ${id}: ${by}. Remove the duplicate and try again.`,
+      );
+  }
 }
 
 /**
