@@ -1,5 +1,5 @@
-// OpenAI's bookkeeping fields (`prompt_cache_key`, `prompt_cache_retention`, `safety_identifier`,
-// `store`, `metadata`, `service_tier`, `user`) on /v1/chat/completions and /v1/responses, one code
+// OpenAI's bookkeeping fields (`prompt_cache_key`, `prompt_cache_retention`, `prompt_cache_options`,
+// `safety_identifier`, `store`, `metadata`, `service_tier`, `user`) on /v1/chat/completions and /v1/responses, one code
 // for both (worker/protocols/openai-keys.ts): checked as OpenAI checks them (a wrong type is a 400
 // naming the field), sent to an OpenAI upstream that takes them (OpenAI Chat at api.openai.com,
 // OpenAI Responses: all of them in openai-node's create params, `user` deprecated but taken), never
@@ -19,6 +19,7 @@ const compatible = { ...env, OPENAI_BASE_URL: "https://llm.internal/v1" };
 const KEYS = {
   prompt_cache_key: "thread-42",
   prompt_cache_retention: "24h",
+  prompt_cache_options: { mode: "explicit", ttl: "30m" },
   safety_identifier: "user-7f3a",
   store: true,
   metadata: { team: "docs" },
@@ -67,10 +68,31 @@ for (const [path, prompt] of Object.entries(ROUTES))
       expect(picked((await send("anthropic/claude-x", FIELDS)).body)).toEqual({});
     });
 
+    it("Gemini Interactions, which has a `store` of its own: that alone, as the client sent it", async () => {
+      const interactions = { ...env, GEMINI_API_KEY: "k", GEMINI_BASE_URL: "https://gemini.test/v1beta" };
+      for (const store of [false, true])
+        expect(picked((await send("gemini-interactions/gemini-x", { ...FIELDS, store }, interactions)).body)).toEqual({
+          store,
+        });
+    });
+
+    it("`prompt_cache_options`' own fields are checked, each named", async () => {
+      for (const [options, field] of [
+        [{ mode: "always" }, "prompt_cache_options.mode"],
+        [{ ttl: "1h" }, "prompt_cache_options.ttl"],
+        [{ mode: "implicit", breakpoints: 2 }, "prompt_cache_options.breakpoints"],
+      ] as const) {
+        const { status, text, body } = await send("openai-responses/gpt-x", { prompt_cache_options: options });
+        expect([status, JSON.parse(text).error.param], field).toEqual([400, field]);
+        expect(body).toBeUndefined();
+      }
+    });
+
     it("a wrong type or value is a 400 naming the field, and nothing reaches the provider", async () => {
       const wrong: Record<string, unknown> = {
         prompt_cache_key: 7,
         prompt_cache_retention: "1w",
+        prompt_cache_options: "30m",
         safety_identifier: "x".repeat(65),
         store: "yes",
         metadata: { a: 1 },

@@ -1,18 +1,20 @@
 /**
  * OpenAI's bookkeeping fields of a Chat Completions or Responses request: `prompt_cache_key`,
- * `prompt_cache_retention`, `safety_identifier`, `store`, `metadata`, `service_tier`, `user`. Each
- * is checked as OpenAI checks it (a wrong type is a 400 naming the field), by both routes; those an
- * OpenAI upstream takes (all of them in openai-node's Chat and Responses create params) go to one
- * as `openaiKeys` (OpenAI Responses, and OpenAI Chat at api.openai.com: a compatible server may
- * refuse them); the other providers have no such fields and get none. `service_tier` is checked but
- * never sent: a tier bills the operator's key (`priority` at a higher price), as the server tools
- * are sent only when the deployment lists them.
+ * `prompt_cache_retention`, `prompt_cache_options`, `safety_identifier`, `store`, `metadata`,
+ * `service_tier`, `user`. Each is checked as OpenAI checks it (a wrong type is a 400 naming the
+ * field), by both routes; those an OpenAI upstream takes (all of them in openai-node's Chat and
+ * Responses create params) go to one as `openaiKeys` (OpenAI Responses, and OpenAI Chat at
+ * api.openai.com: a compatible server may refuse them); the other providers have no such fields
+ * and get none. `store` is the request's own `store` instead, which the provider kits write (OpenAI
+ * Responses and Gemini Interactions have one) and OpenAI Chat's builder at api.openai.com.
+ * `service_tier` is checked but never sent: a tier bills the operator's key (`priority` at a
+ * higher price), as the server tools are sent only when the deployment lists them.
  *
  * @module
  */
 import { invalidField } from "../response/json-error.ts";
 import { isObject, own } from "../request/json-fields.ts";
-import type { JsonObject } from "../request/stream-request.ts";
+import type { JsonObject, StreamRequest } from "../request/stream-request.ts";
 
 /** OpenAI's bounds of `metadata`: 16 pairs, keys up to 64 characters, values up to 512. */
 const METADATA = { pairs: 16, key: 64, value: 512 } as const;
@@ -28,13 +30,14 @@ export const SERVICE_TIERS = ["auto", "default", "flex", "priority", "scale", "f
 const RETENTIONS = ["in_memory", "in-memory", "24h"] as const;
 
 /**
- * The fields of `fields` (a Chat or Responses body) an OpenAI upstream takes, each checked:
- * `prompt_cache_key`, `prompt_cache_retention`, `safety_identifier`, `store`, `metadata` (OpenAI
- * Chat takes it with `store: true` alone: worker/upstream/providers/openai-chat.ts) and `user`
- * (deprecated by OpenAI for the first and third, still taken by both APIs); `service_tier` checked
- * and not sent. `null` is absent. Undefined when there is none to send.
+ * The fields of `fields` (a Chat or Responses body) an OpenAI upstream takes, each checked, as
+ * `openaiKeys`: `prompt_cache_key`, `prompt_cache_retention`, `prompt_cache_options`,
+ * `safety_identifier`, `metadata` (OpenAI Chat takes it with `store: true` alone:
+ * worker/upstream/providers/openai-chat.ts) and `user` (deprecated by OpenAI for the first and
+ * fourth, still taken by both APIs), undefined when there is none to send; `store` apart, for the
+ * request's own field; `service_tier` checked and not sent. `null` is absent.
  */
-export function openAIKeysOf(fields: Record<string, unknown>): JsonObject | undefined {
+export function openAIKeysOf(fields: Record<string, unknown>): Pick<StreamRequest, "openaiKeys" | "store"> {
   const given = (key: string): unknown => own(fields, key) ?? undefined;
   const store = given("store");
   if (store !== undefined && typeof store !== "boolean") throw invalidField("store", "`store` must be true or false.");
@@ -45,12 +48,29 @@ export function openAIKeysOf(fields: Record<string, unknown>): JsonObject | unde
   const keys: JsonObject = {
     ...pair("prompt_cache_key", keyOf(given("prompt_cache_key"), "prompt_cache_key")),
     ...pair("prompt_cache_retention", oneOf(given("prompt_cache_retention"), "prompt_cache_retention", RETENTIONS)),
+    ...pair("prompt_cache_options", cacheOptionsOf(given("prompt_cache_options"))),
     ...pair("safety_identifier", keyOf(given("safety_identifier"), "safety_identifier")),
-    ...pair("store", store),
     ...pair("metadata", metadata),
     ...pair("user", user),
   };
-  return Object.keys(keys).length > 0 ? keys : undefined;
+  return { ...(Object.keys(keys).length > 0 && { openaiKeys: keys }), ...(store !== undefined && { store }) };
+}
+
+/** `prompt_cache_options`' fields and values, openai-node's `PromptCacheOptions`: what OpenAI takes. */
+const CACHE_OPTIONS: Readonly<Record<string, readonly string[]>> = { mode: ["implicit", "explicit"], ttl: ["30m"] };
+
+/** `prompt_cache_options` checked field by field (a 400 naming the one at fault), or undefined when absent. */
+function cacheOptionsOf(value: unknown): Record<string, string> | undefined {
+  if (value === undefined) return undefined;
+  if (!isObject(value))
+    throw invalidField("prompt_cache_options", "`prompt_cache_options` must be an object (`mode`, `ttl`).");
+  for (const [key, option] of Object.entries(value)) {
+    const field = `prompt_cache_options.${/^[A-Za-z0-9_]{1,64}$/.test(key) ? key : "(unprintable)"}`;
+    const values = Object.hasOwn(CACHE_OPTIONS, key) ? CACHE_OPTIONS[key] : undefined;
+    if (!values) throw invalidField(field, `\`prompt_cache_options\` has \`mode\` and \`ttl\` alone.`);
+    oneOf(option ?? undefined, field, values);
+  }
+  return value as Record<string, string>;
 }
 
 const pair = (key: string, value: JsonObject[string] | undefined): JsonObject =>

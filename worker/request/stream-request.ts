@@ -67,7 +67,10 @@ export interface StreamRequest {
   sampling?: Sampling;
   /** Whether and how much the model reasons (`reasoning`, see worker/request/parse-reasoning.ts); absent: the provider's default. */
   reasoning?: RequestReasoning;
-  /** OpenAI Responses' `store`, as a Responses client sent it (`POST /v1/responses`); never read from a `/v1/stream` body. */
+  /**
+   * OpenAI's `store`, as a Responses or Chat client sent it: written by the OpenAI Responses and Gemini
+   * Interactions kits and, at api.openai.com, OpenAI Chat's builder. Never read from a `/v1/stream` body.
+   */
   store?: boolean;
   /**
    * Anthropic's code-execution container to run in (`container`: the id an earlier answer's
@@ -136,7 +139,8 @@ export interface StreamRequest {
   strictTools?: readonly string[];
   /**
    * A Responses or Chat client's OpenAI bookkeeping (`prompt_cache_key`, `prompt_cache_retention`,
-   * `safety_identifier`, `store`, `metadata`, `user`: worker/protocols/openai-keys.ts), for an OpenAI
+   * `prompt_cache_options`, `safety_identifier`, `metadata`, `user`: worker/protocols/openai-keys.ts;
+   * its `store` is {@link StreamRequest.store}), for an OpenAI
    * Responses upstream and OpenAI Chat at OpenAI, which take them (the others have no such fields).
    * Never read from a `/v1/stream` body.
    */

@@ -25,8 +25,9 @@
  * `top_p`, `stop`, `seed` and the penalties go to every provider that has them, in its form
  * (worker/request/parse-sampling.ts); `stop` to one without it the Worker applies itself
  * (worker/services/stop-sequences.ts). OpenAI's bookkeeping (`prompt_cache_key`,
- * `prompt_cache_retention`, `safety_identifier`, `store`, `metadata`, `user`) is checked and goes to
- * an OpenAI upstream; `service_tier` is checked and sent nowhere (../openai-keys.ts).
+ * `prompt_cache_retention`, `prompt_cache_options`, `safety_identifier`, `store`, `metadata`, `user`)
+ * is checked and goes to an OpenAI upstream (`store` to Gemini Interactions too); `service_tier` is
+ * checked and sent nowhere (../openai-keys.ts).
  * The others OpenAI documents are accepted when
  * they hold their neutral value (`n: 1`, `logprobs: false`, ...); anything else is a 400 that names it, as OpenAI
  * answers an unknown parameter. `null` is the same as absent. An assistant message's
@@ -179,9 +180,8 @@ export function parseChatCompletionRequest(
     request.parallelToolCalls = false;
   const search = chatWebSearchOf(own(fields, "web_search_options") ?? undefined, provider, serverTools);
   if (search) request.openaiWebSearch = search;
-  // OpenAI's bookkeeping, checked; sent to an OpenAI upstream, which takes it (../openai-keys.ts).
-  const keys = openAIKeysOf(fields);
-  if (keys) request.openaiKeys = keys;
+  // OpenAI's bookkeeping, checked; sent to an OpenAI upstream, which takes it, `store` to Gemini Interactions too (../openai-keys.ts).
+  Object.assign(request, openAIKeysOf(fields));
   withModeration(fields, provider, request, "openai");
   withChatResponseFormat(fields, provider, request);
   withChatVerbosity(fields, provider, request);

@@ -165,10 +165,6 @@ export function parseResponsesRequest(
             : field,
     AGENT_BOUNDS,
   );
-  // Whether OpenAI keeps the response (Codex sends `store: false`): passed on to an OpenAI
-  // Responses or Gemini Interactions upstream, which otherwise stores every call; the others have no such setting.
-  const store = own(fields, "store") ?? undefined; // checked with OpenAI's bookkeeping (../openai-keys.ts)
-  if (typeof store === "boolean") request.store = store;
   withBuiltInTools(request, builtIns, given);
   withNativeCustomTools(request, customTools);
   if (webSearch) request.openaiWebSearch = webSearch;

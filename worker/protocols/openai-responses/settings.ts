@@ -58,8 +58,8 @@ export function settingsOf(fields: Record<string, unknown>, formatted = true): R
 
 /**
  * What the OpenAI upstreams take of the request body `fields`, onto the parsed request: OpenAI's
- * bookkeeping (`prompt_cache_key`, `prompt_cache_retention`, `safety_identifier`, `store`,
- * `metadata`, `user`) as `openaiKeys`, checked and picked as for a Chat client (../openai-keys.ts:
+ * bookkeeping (`prompt_cache_key`, `prompt_cache_retention`, `prompt_cache_options`,
+ * `safety_identifier`, `metadata`, `user`) as `openaiKeys` and `store` as the request's own, checked and picked as for a Chat client (../openai-keys.ts:
  * `service_tier` is sent nowhere), for OpenAI Responses and Chat; `truncation: "auto"` (OpenAI
  * drops the earliest items that overflow the context window, where `disabled`, its default, is a
  * 400) as `openaiTruncation`, for OpenAI Responses; `{}` when the request gives none of them.
@@ -67,10 +67,11 @@ export function settingsOf(fields: Record<string, unknown>, formatted = true): R
 export function openAIFieldsOf(
   fields: Record<string, unknown>,
   { truncation }: ResponseSettings,
-): Pick<StreamRequest, "openaiKeys" | "openaiTruncation"> {
-  const keys = openAIKeysOf(fields);
+): Pick<StreamRequest, "openaiKeys" | "openaiTruncation" | "store"> {
+  // `store`: whether OpenAI keeps the response (Codex sends `store: false`), for an OpenAI Responses
+  // or Gemini Interactions upstream, which otherwise stores every call; the others have no such setting.
   return {
-    ...(keys && { openaiKeys: keys }),
+    ...openAIKeysOf(fields),
     ...(truncation === "auto" && { openaiTruncation: truncation }),
   };
 }

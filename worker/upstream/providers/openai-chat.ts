@@ -45,7 +45,7 @@ export function buildOpenAIChatRequest(request: StreamRequest, target: ProviderT
   if (format) body["response_format"] = format;
   if (request.openaiVerbosity) body["verbosity"] = request.openaiVerbosity;
   if (request.strictTools && openAI) strictFunctions(body, new Set(request.strictTools));
-  if (request.openaiKeys && openAI) Object.assign(body, withoutUnstoredMetadata(request.openaiKeys));
+  if (openAI) Object.assign(body, openAIChatKeys(request));
   // To a compatible server too: one without moderation had better refuse the field than answer unmoderated.
   if (request.openaiModeration) body["moderation"] = request.openaiModeration;
   // OpenAI refuses `parallel_tool_calls` without tools, and from its o-series models (o1, o3, o4-mini:
@@ -68,12 +68,16 @@ export function buildOpenAIChatRequest(request: StreamRequest, target: ProviderT
 }
 
 /**
- * OpenAI's bookkeeping fields without `metadata` unless `store` is true: OpenAI Chat refuses it
- * otherwise ("The 'metadata' parameter is only allowed when 'store' is enabled"), where OpenAI
- * Responses keeps it with every response.
+ * OpenAI's bookkeeping fields and the client's `store`, without `metadata` unless `store` is true:
+ * OpenAI Chat refuses it otherwise ("The 'metadata' parameter is only allowed when 'store' is
+ * enabled"), where OpenAI Responses keeps it with every response.
  */
-function withoutUnstoredMetadata({ metadata, ...keys }: JsonObject): JsonObject {
-  return keys["store"] === true && metadata !== undefined ? { ...keys, metadata } : keys;
+function openAIChatKeys({ openaiKeys: { metadata, ...keys } = {}, store }: StreamRequest): JsonObject {
+  return {
+    ...keys,
+    ...(store !== undefined && { store }),
+    ...(store === true && metadata !== undefined && { metadata }),
+  };
 }
 
 /** The body's functions of the names in `strict` with `function.strict: true`, as a Responses client made them. */
