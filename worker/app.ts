@@ -86,21 +86,49 @@ const COUNT_TOKENS = "/v1/messages/count_tokens";
 /** The Worker's fetch handler over an injected {@link Runtime} (tests pass fakes). */
 export function createFetchHandler(runtime: Runtime): (request: Request, env: Env) => Promise<Response> {
   return async (request, env) => {
-    const { pathname } = new URL(request.url);
-    try {
-      if (pathname === COUNT_TOKENS) return countTokensRoute(request, env);
-      for (const [pattern, serve] of MATCHERS) {
-        if (!pattern.test(pathname)) continue;
-        const answer = await serve(request, env, runtime, pathname);
-        if (answer) return answer;
-      }
-      return pageRoute(request, ROUTES);
-    } catch (error) {
-      // The routes without CORS checks of their own (the page, the health check, an unknown path)
-      // fail readable by a listed origin too: else its browser sees an opaque network error.
-      const failure = asHttpError(error);
-      const cors = listedCorsHeaders(request, corsOrigins(env));
-      return errorResponse(new HttpError(failure.status, failure.body, { ...cors, ...failure.headers }));
-    }
+    // HEAD is GET without its content (RFC 9110 §9.3.2): the GET route answers it, its body dropped.
+    const head = request.method === "HEAD";
+    const answer = await routed(head ? new Request(request, { method: "GET" }) : request, env, runtime);
+    return secured(answer, head);
   };
+}
+
+async function routed(request: Request, env: Env, runtime: Runtime): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  try {
+    if (pathname === COUNT_TOKENS) return await countTokensRoute(request, env);
+    for (const [pattern, serve] of MATCHERS) {
+      if (!pattern.test(pathname)) continue;
+      const answer = await serve(request, env, runtime, pathname);
+      if (answer) return answer;
+    }
+    return pageRoute(request, ROUTES);
+  } catch (error) {
+    // The routes without CORS checks of their own (the page, the health check, an unknown path)
+    // fail readable by a listed origin too: else its browser sees an opaque network error.
+    const failure = asHttpError(error);
+    const cors = listedCorsHeaders(request, corsOrigins(env));
+    return errorResponse(new HttpError(failure.status, failure.body, { ...cors, ...failure.headers }));
+  }
+}
+
+/**
+ * Every answer with `x-content-type-options: nosniff`, whichever route and protocol wrote it (an
+ * error that echoes a client's text is never read as another type than it says); a HEAD's without
+ * its body. An answer read from elsewhere (a Durable Object's) has immutable headers: copied first.
+ */
+function secured(answer: Response, head: boolean): Response {
+  let out = answer;
+  if (head) {
+    answer.body?.cancel().catch(() => undefined);
+    out = new Response(null, answer);
+  }
+  if (out.headers.get("x-content-type-options") === "nosniff") return out;
+  try {
+    out.headers.set("x-content-type-options", "nosniff");
+  } catch {
+    out = new Response(out.body, out);
+    out.headers.set("x-content-type-options", "nosniff");
+  }
+  return out;
 }

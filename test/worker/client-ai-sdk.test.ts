@@ -440,7 +440,7 @@ describe("POST /v1/ui: errors before the stream are the text useChat shows", () 
     );
     expect([get.status, get.headers.get("access-control-allow-origin")]).toEqual([204, "https://app.example"]);
     const post = await worker().call(new Request("http://localhost:8787/v1/ui/chat_1/stream", { method: "POST" }), env);
-    expect([post.status, post.headers.get("allow")]).toEqual([405, "GET, OPTIONS"]);
+    expect([post.status, post.headers.get("allow")]).toEqual([405, "GET, HEAD, OPTIONS"]);
   });
 });
 

@@ -56,6 +56,29 @@ describe("resumable responses (Durable Objects)", () => {
     }
   });
 
+  it("resumes of one response at once, from the same and other points, each get exactly their rest; a HEAD takes none from them", async () => {
+    const first = await app.call(streamRequest(validBody({ provider: "anthropic" })), env);
+    const whole = (await readSSE(first)).messages;
+    const started = await app.call(streamRequest(validBody({ provider: "anthropic" })), env);
+    const id = started.headers.get("x-response-id")!;
+    const before = await readThenDisconnect(started, 2);
+    const head = await app.call(resumeRequest(id, "1", "HEAD"), env);
+    expect([head.status, head.headers.get("content-type"), await head.text()]).toEqual([
+      200,
+      expect.stringMatching(/^text\/event-stream/),
+      "",
+    ]);
+    const points = ["1", "1", "-1", "0", String(whole.length - 1)];
+    const resumed = await Promise.all(points.map((point) => app.call(resumeRequest(id, point), env)));
+    const read = await Promise.all(resumed.map(async (response) => (await readSSE(response)).messages));
+    for (const [i, point] of points.entries())
+      expect(
+        read[i]!.map((m) => [m.id, m.event, m.data]),
+        point,
+      ).toEqual(whole.slice(Number(point) + 1).map((m) => [m.id, m.event, m.data]));
+    expect(before.map((m) => m.data)).toEqual(whole.slice(0, 2).map((m) => m.data));
+  });
+
   it("resuming never calls the provider again: the replay recording is not restarted", async () => {
     const started = await app.call(streamRequest(validBody()), env);
     const id = started.headers.get("x-response-id")!;
@@ -112,7 +135,9 @@ describe("resumable responses (Durable Objects)", () => {
     // The ids it sent, and -1 (no event seen yet), each resume where they say.
     expect((await readSSE(await app.call(resumeRequest(id, "0"), env))).messages).toEqual(all.slice(1));
     expect((await readSSE(await app.call(resumeRequest(id, "-1"), env))).messages).toEqual(all);
-    for (const lastEventId of ["-0", "01", "00", "1e2", "+1", "1.0", "0x1", "-2"]) {
+    // Past what a number holds exactly, or 100,000 digits: refused as ids it never sent, not rounded.
+    const huge = ["9007199254740993", "9".repeat(100_000), "1".repeat(400)];
+    for (const lastEventId of ["-0", "01", "00", "1e2", "+1", "1.0", "0x1", "-2", "1, 2", ...huge]) {
       const refused = await app.call(resumeRequest(id, lastEventId), env);
       expect(refused.status, lastEventId).toBe(400);
       expect(await refused.json(), lastEventId).toMatchObject({

@@ -1,4 +1,5 @@
-// Every route's refusals reach a listed browser origin with the CORS headers its answers carry
+// Every route's refusals reach a listed browser origin with the CORS headers its answers carry, and
+// with `x-content-type-options: nosniff`, `cache-control: no-store` and their body's media type
 // (else the browser shows an opaque network error instead of the status and message): a 404 of an
 // unknown path (whose message says how to fix a base URL) and of `count_tokens` (which Claude Code
 // asks first), a 405, a 401, a 413, a 400. `count_tokens` answers its preflight too. An origin
@@ -23,8 +24,15 @@ const POSTED = [
   "/v1/responses",
 ];
 
-function call(method: string, path: string, init: { token?: boolean; body?: string; origin?: string } = {}) {
-  const headers: Record<string, string> = { origin: init.origin ?? ORIGIN, "content-type": "application/json" };
+function call(
+  method: string,
+  path: string,
+  init: { token?: boolean; body?: string; origin?: string; type?: string } = {},
+) {
+  const headers: Record<string, string> = {
+    origin: init.origin ?? ORIGIN,
+    "content-type": init.type ?? "application/json",
+  };
   if (init.token) Object.assign(headers, { authorization: "Bearer t", "x-api-key": "t" });
   return worker().call(new Request(`http://localhost:8787${path}`, { method, headers, body: init.body ?? null }), env);
 }
@@ -50,7 +58,12 @@ const CASES: [label: string, method: string, path: string, status: number, init?
       { token: true, body: JSON.stringify({ pad: "x".repeat(100) }) },
     ],
     [`${path}: not JSON`, "POST", path, 400, { token: true, body: "{" }],
+    [`${path}: not an object`, "POST", path, 400, { token: true, body: "[]" }],
+    [`${path}: not sent as JSON`, "POST", path, 415, { token: true, body: "{}", type: "text/plain" }],
   ]),
+  ["models' other methods", "POST", "/v1/models", 405],
+  ["input items without the token", "GET", "/v1/responses/resp_1/input_items", 401],
+  ["a run's resume without the token", "GET", "/v1/run/any-id", 401],
 ];
 
 describe("the CORS headers of every route's errors", () => {
@@ -59,6 +72,12 @@ describe("the CORS headers of every route's errors", () => {
     expect(response.status).toBe(status);
     expect(response.headers.get("access-control-allow-origin")).toBe(ORIGIN);
     expect(response.headers.get("vary")).toBe("Origin");
+    // Never read as another type than it says, never cached; the AI SDK shows a plain-text body as
+    // the error's message, every other protocol's error is JSON.
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const type = path.startsWith("/v1/ui") ? /^text\/plain; charset=utf-8$/ : /^application\/json/;
+    expect(response.headers.get("content-type")).toMatch(type);
     await response.body?.cancel();
   });
 

@@ -12,14 +12,13 @@ import { isLetIn } from "../http/auth.ts";
  * reads which setting (`setting`), as its 500s name it; never a value. HEAD: the status alone.
  */
 export async function healthzRoute(request: Request, env: Env): Promise<Response> {
-  if (request.method !== "GET" && request.method !== "HEAD") {
+  // HEAD reaches every route as GET, its body dropped by the router (worker/app.ts).
+  if (request.method !== "GET") {
     throw new HttpError(405, { code: "method_not_allowed", message: "Use GET." }, { allow: "GET, HEAD" });
   }
   const fault = misconfiguration(env);
   const answer = (status: number, body: Record<string, string>) =>
-    request.method === "HEAD"
-      ? new Response(null, { status, headers: { "cache-control": "no-store" } })
-      : Response.json(body, { status, headers: { "cache-control": "no-store" } });
+    Response.json(body, { status, headers: { "cache-control": "no-store" } });
   if (fault === undefined) return answer(200, { status: "ok" });
   logMisconfigured(fault);
   if (!(await isLetIn(request, env)))

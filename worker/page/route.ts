@@ -30,10 +30,11 @@ export function pageRoute(request: Request, routes: readonly string[]): Response
       code: "not_found",
       message: `No such route: ${request.method} ${pathname.slice(0, 200)}${baseUrlHint(pathname, routes)}. The routes: ${routes.join(", ")}.`,
     });
-  if (request.method !== "GET" && request.method !== "HEAD") {
+  // HEAD reaches every route as GET, its body dropped by the router (worker/app.ts).
+  if (request.method !== "GET") {
     throw new HttpError(405, { code: "method_not_allowed", message: "Use GET." }, { allow: "GET, HEAD" });
   }
-  return new Response(request.method === "HEAD" ? null : asset.body, { headers: { ...COMMON, ...asset.headers } });
+  return new Response(asset.body, { headers: { ...COMMON, ...asset.headers } });
 }
 
 /**

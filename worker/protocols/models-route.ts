@@ -25,7 +25,7 @@ export async function modelsRoute(request: Request, env: Env): Promise<Response>
     cors = corsHeaders(request, origins);
     if (request.method === "OPTIONS") return preflightResponse(request, origins);
     if (request.method !== "GET")
-      throw new HttpError(405, { code: "method_not_allowed", message: "Use GET." }, { allow: "GET, OPTIONS" });
+      throw new HttpError(405, { code: "method_not_allowed", message: "Use GET." }, { allow: "GET, HEAD, OPTIONS" });
     const settings = await authenticatedSettings(request, env);
     const offline = anyProviderKey(env)
       ? []

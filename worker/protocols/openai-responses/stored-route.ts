@@ -98,7 +98,8 @@ export async function storedResponseRoute(request: Request, env: Env): Promise<R
       throw new HttpError(
         405,
         { code: "method_not_allowed", message: `Use ${methods}.` },
-        { allow: `${methods}, OPTIONS` },
+        // HEAD too where GET is: the router answers it as GET (worker/app.ts).
+        { allow: `${methods.replace("GET", "GET, HEAD")}, OPTIONS` },
       );
     const settings = await authenticatedSettings(request, env);
     const stored = await storedResponsesOf({ request, env, settings });

@@ -18,7 +18,7 @@ export async function resumeRoute(request: Request, id: string, env: Env): Promi
       throw new HttpError(
         405,
         { code: "method_not_allowed", message: "Use GET or DELETE." },
-        { allow: "GET, DELETE, OPTIONS" },
+        { allow: "GET, HEAD, DELETE, OPTIONS" },
       );
     }
     const settings = await authenticatedSettings(request, env);

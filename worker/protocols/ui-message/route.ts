@@ -65,7 +65,11 @@ export function uiResumeRoute(request: Request, env: Env): Response {
     if (request.method === "OPTIONS") return preflightResponse(request, corsAllowOrigins, "GET, OPTIONS");
     const cors = corsHeaders(request, corsAllowOrigins);
     if (request.method !== "GET")
-      throw new HttpError(405, { code: "method_not_allowed", message: "Use GET." }, { ...cors, allow: "GET, OPTIONS" });
+      throw new HttpError(
+        405,
+        { code: "method_not_allowed", message: "Use GET." },
+        { ...cors, allow: "GET, HEAD, OPTIONS" },
+      );
     return new Response(null, { status: 204, headers: { ...cors, "cache-control": "no-store" } });
   } catch (error) {
     return uiMessageErrorResponse(asHttpError(error));
