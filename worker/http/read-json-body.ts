@@ -12,7 +12,11 @@ export const BODY_READ_MS = 30_000;
  * from `Content-Length` (chunked bodies have none, and the header can lie), and reading stops
  * at the limit. Non-JSON media types get 415: this also means a cross-origin page cannot send
  * the body as a CORS "simple request" without a preflight. The whole body must arrive within
- * {@link BODY_READ_MS} on `timers` (408 `request_timeout` past it).
+ * {@link BODY_READ_MS} on `timers` (408 `request_timeout` past it). A body sent with
+ * `Content-Encoding: gzip` (or `deflate`) is decoded, the limit holding for what it was sent as and
+ * for what it decodes to (a small body that inflates past it is a 413, its decoding stopped there);
+ * another coding is a 415 whose `Accept-Encoding` names those taken (RFC 9110 §15.5.16), where its
+ * bytes would otherwise be refused as text that is not UTF-8.
  */
 export async function readJsonBody(
   request: Request,
@@ -27,9 +31,16 @@ export async function readJsonBody(
       message: "Send the request body as `Content-Type: application/json`.",
     });
   }
+  const coding = contentCoding(request.headers.get("content-encoding"));
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw tooLarge(maxBytes, limitName);
-  const text = await readText(request.body, maxBytes, limitName, timers);
+  let body = request.body;
+  if (coding && body) {
+    // Read whole as sent (bounded, in time), then decoded from memory: no wait on the client there.
+    const sent = await readChunks(body, maxBytes, limitName, timers);
+    body = new Blob(sent).stream().pipeThrough(new DecompressionStream(coding));
+  }
+  const text = await readText(body, maxBytes, limitName, coding ? undefined : timers, coding);
   try {
     return JSON.parse(text);
   } catch {
@@ -37,19 +48,76 @@ export async function readJsonBody(
   }
 }
 
+/** The content coding to decode, undefined for none; a 415 for one the Worker does not decode. */
+function contentCoding(header: string | null): "gzip" | "deflate" | undefined {
+  const coding = header?.trim().toLowerCase() ?? "";
+  if (coding === "" || coding === "identity") return undefined;
+  if (coding === "gzip" || coding === "x-gzip") return "gzip";
+  if (coding === "deflate") return "deflate";
+  throw new HttpError(
+    415,
+    {
+      code: "unsupported_media_type",
+      message:
+        "The request body's `Content-Encoding` is not one this Worker decodes: send it as is, or gzip or deflate.",
+    },
+    { "accept-encoding": "gzip, deflate" },
+  );
+}
+
+/** The body's chunks, at most `maxBytes` in all, as they arrived (a 413 past the limit, a 408 past {@link BODY_READ_MS}). */
+async function readChunks(
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  limitName: string,
+  timers: Timers | undefined,
+): Promise<Uint8Array[]> {
+  const chunks: Uint8Array[] = [];
+  await readEach(body, maxBytes, limitName, timers, (chunk) => {
+    chunks.push(chunk);
+  });
+  return chunks;
+}
+
 async function readText(
   body: ReadableStream<Uint8Array> | null,
   maxBytes: number,
   limitName: string,
   timers: Timers | undefined,
+  coding?: string,
 ): Promise<string> {
   if (!body) return "";
-  const reader = body.getReader();
   // Fatal: JSON text is UTF-8 (RFC 8259 §8.1), and a body that is not would otherwise reach the
   // provider with U+FFFD where the client's bytes were, as if the client had written that.
   const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
-  let size = 0;
   let text = "";
+  await readEach(
+    body,
+    maxBytes,
+    limitName,
+    timers,
+    (chunk) => {
+      text += utf8(() => decoder.decode(chunk, { stream: true }));
+    },
+    coding,
+  );
+  return text + utf8(() => decoder.decode());
+}
+
+/**
+ * Reads `body` into `take`, at most `maxBytes` in all (a 413, the reading cancelled, past it), within
+ * {@link BODY_READ_MS} on `timers`; a body decoded from `coding` that fails to decode is a 400.
+ */
+async function readEach(
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  limitName: string,
+  timers: Timers | undefined,
+  take: (chunk: Uint8Array) => void,
+  coding?: string,
+): Promise<void> {
+  const reader = body.getReader();
+  let size = 0;
   // One timer, cleared when the body is in: past it the reading is cancelled (a pending read then
   // ends) and the request is a 408.
   let late = false;
@@ -58,25 +126,36 @@ async function readText(
     reader.cancel("the request body was too slow").catch(() => undefined);
   }, BODY_READ_MS);
   try {
-    const all = await readAll();
+    await readAll();
     if (late) throw slow();
-    return all;
   } catch (error) {
     throw late ? slow() : error;
   } finally {
     if (timer !== undefined) timers!.clearTimeout(timer);
   }
 
-  async function readAll(): Promise<string> {
+  async function readAll(): Promise<void> {
     for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return text + utf8(() => decoder.decode());
+      const { done, value } = await read();
+      if (done) return;
       size += value.byteLength;
       if (size > maxBytes) {
-        await reader.cancel();
+        await reader.cancel().catch(() => undefined);
         throw tooLarge(maxBytes, limitName);
       }
-      text += utf8(() => decoder.decode(value, { stream: true }));
+      take(value);
+    }
+  }
+
+  async function read(): Promise<ReadableStreamReadResult<Uint8Array>> {
+    if (coding === undefined) return reader.read();
+    try {
+      return await reader.read();
+    } catch {
+      throw new HttpError(400, {
+        code: "invalid_json",
+        message: `The request body is not valid JSON: it is not valid ${coding} (\`Content-Encoding\`).`,
+      });
     }
   }
 }
