@@ -123,8 +123,12 @@ export function checkToolSchema(
   // `read`: whether the checks read it, not only a `$defs` entry or under a keyword they skip (a
   // `$ref` there that cannot be followed is no matter until one that is read points to it).
   // `again`: walked before as not read, its shape already checked: only its `$ref`s are now.
+  const count = (): void => {
+    if (++state.nodes === MAX_SCHEMA_NODES + 1) report(path, `holds more than ${thousands(MAX_SCHEMA_NODES)} schemas`);
+  };
   const visit = (value: unknown, at: string, depth: number, outer: Base, read: boolean, again = false): void => {
-    if (typeof value === "boolean") return;
+    // A boolean is a schema too (the compilation counts it): 200,000 `true`s were accepted.
+    if (typeof value === "boolean") return again ? undefined : count();
     if (!isRecord(value)) return again ? undefined : report(at, "must be a schema (an object or a boolean)");
     // Depth first: an object also shared at a shallow place is still skipped by the checks here.
     if (depth > MAX_SCHEMA_DEPTH) return report(at, `nests deeper than ${MAX_SCHEMA_DEPTH} schemas`);
@@ -136,8 +140,7 @@ export function checkToolSchema(
     if (was || (was === false && !read)) return;
     walked.set(value, read);
     again = was === false;
-    if (!again && ++state.nodes === MAX_SCHEMA_NODES + 1)
-      report(path, `holds more than ${thousands(MAX_SCHEMA_NODES)} schemas`);
+    if (!again) count();
     if (state.nodes > MAX_SCHEMA_NODES) return;
     const say = again ? () => {} : report;
     const field = (key: string): string => `${at}${member(key)}`;

@@ -47,6 +47,8 @@ export interface Context {
   scopes: Map<unknown, Map<string | true, SchemaNode>>;
   /** Per name, the node that applies every schema with that `$dynamicAnchor` (in its `allOf`), shared by its `$dynamicRef`s. */
   dynamic: Map<string | true, SchemaNode>;
+  /** The one node every schema past the limits compiles to (see `MAX_SCHEMA_NODES`), once one is. */
+  past?: SchemaNode;
 }
 
 /** Thrown when the `$ref`s followed nest deeper than `MAX_COMPILE_NESTING`. */

@@ -119,13 +119,18 @@ function compileRoot(schema: unknown, options: CompileOptions): SchemaNode {
 
 /** A schema, compiled once per object (a `$ref` back to it while it compiles finds it). */
 function compile(given: unknown, context: Context, depth: number): SchemaNode {
-  if (typeof given === "boolean") return blank(!given);
   const budget = context.budget;
+  // A boolean is a schema too, counted and charged: uncounted, 200,000 `true`s in a 1 MB
+  // `prefixItems` compiled to as many nodes (150 MB) for no step of the budget.
+  if (typeof given === "boolean") {
+    budget.steps--;
+    return ++context.count > MAX_SCHEMA_NODES ? past(context) : blank(!given);
+  }
   if (!isRecord(given)) return unread();
   const nodes = nodesOf(context, given);
   const known = nodes.get(given);
   if (known) return Object.assign(known, { shared: true });
-  if (depth > MAX_SCHEMA_DEPTH || ++context.count > MAX_SCHEMA_NODES || budget.steps < 0) return unread();
+  if (depth > MAX_SCHEMA_DEPTH || ++context.count > MAX_SCHEMA_NODES || budget.steps < 0) return past(context);
   const schema = draftView(given, context.dialect); // draft 4 to 7: a `$ref` alone; no other draft's keywords
   const ref = own(schema, "$ref");
   const keys = Object.keys(schema);
@@ -240,6 +245,15 @@ function compile(given: unknown, context: Context, depth: number): SchemaNode {
     !node.uniqueItems &&
     [node.contains, node.dependentSchemas, node.not, node.ifSchema].every((value) => value === undefined);
   return finishNode(node);
+}
+
+/**
+ * What a schema past the limits compiles to: one node of the compilation, read by no one as
+ * anything but a leaf that accepts, so that the schemas past them (which may be millions in a
+ * large body) take no memory each.
+ */
+function past(context: Context): SchemaNode {
+  return (context.past ??= unread());
 }
 
 /**

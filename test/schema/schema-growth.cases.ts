@@ -83,3 +83,19 @@ group("Schema work linear in the schema", (test) => {
     assertEquals(checkToolArguments({ p0: "x", p2499: 1 }, schema), ["$.p2499 must be string, not number"]);
   });
 });
+
+group("Boolean schemas count as schemas", (test) => {
+  test("a list of 30,000 boolean schemas is refused as too many schemas, and its compilation is charged a step each", () => {
+    // `true` and `false` were neither counted toward MAX_SCHEMA_NODES nor charged: 200,000 of them
+    // in `prefixItems` (1 MB) were accepted by checkToolSchema and compiled into 200,000 nodes for
+    // 21 steps of a check's budget.
+    const refused = [{ path: "parameters", message: "holds more than 20,000 schemas" }];
+    for (const key of ["prefixItems", "allOf"])
+      assertEquals(checkToolSchema({ [key]: Array(30_000).fill(true) }), refused, key);
+    const properties = Object.fromEntries(Array.from({ length: 30_000 }, (_, i) => [`p${i}`, false]));
+    assertEquals(checkToolSchema({ properties }), refused);
+    const budget = { steps: 1e9 };
+    compileSchema({ prefixItems: Array(10_000).fill(true) }, { budget });
+    assert(1e9 - budget.steps >= 10_000, `${1e9 - budget.steps} steps for 10,000 boolean schemas`);
+  });
+});
