@@ -110,6 +110,7 @@ import "./schema/schema-expansion.cases.ts";
 import "./schema/schema-dialects.cases.ts";
 import "./schema/schema-drafts.cases.ts";
 import "./schema/schema-refs.cases.ts";
+import "./schema/schema-shapes.cases.ts";
 import "./schema/schema-identifiers.cases.ts";
 import "./schema/dynamic-refs.cases.ts";
 import "./schema/schema-growth.cases.ts";

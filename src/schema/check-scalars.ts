@@ -17,6 +17,11 @@ import { MAX_PATTERN_LENGTH } from "./schema-node.ts";
 const OTHER_DRAFT =
   "must name the draft the root's $schema declares: a resource of another draft is not read as its own";
 
+/** Why a number JSON.parse read as ±Infinity is refused. */
+const PAST_DOUBLE = "is a number past what a double holds (about 1.8e308)";
+/** A URI's scheme (RFC 3986 §3.1), which `$vocabulary`'s keys begin with (2020-12 core §8.1.2). */
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+
 /** The names `type` may give. */
 const TYPES = ["object", "array", "string", "number", "integer", "boolean", "null"];
 const NUMBERS = ["minimum", "maximum"];
@@ -52,16 +57,28 @@ export function checkScalars(
   const required = value["required"];
   if (has("required") && !(Array.isArray(required) && required.every((name) => typeof name === "string")))
     report(field("required"), "must be an array of strings");
-  for (const key of NUMBERS) if (has(key) && !Number.isFinite(value[key])) report(field(key), "must be a number");
+  // A number past what a double holds (`1e400`) is Infinity once parsed: said as such, not as no number.
+  const say = (key: string, words: string): void =>
+    report(field(key), Math.abs(value[key] as number) === Number.POSITIVE_INFINITY ? PAST_DOUBLE : words);
+  for (const key of NUMBERS) if (has(key) && !Number.isFinite(value[key])) say(key, "must be a number");
   // Draft 4's booleans beside minimum/maximum: a bound where no later draft (numbers only) is declared.
   for (const key of ["exclusiveMinimum", "exclusiveMaximum"])
     if (has(key) && !Number.isFinite(value[key]) && (typeof value[key] !== "boolean" || dialect > 5))
-      report(field(key), `must be a number${dialect > 5 ? " ($schema says a draft after 4)" : ""}`);
+      say(key, `must be a number${dialect > 5 ? " ($schema says a draft after 4)" : ""}`);
   if (has("multipleOf") && !((value["multipleOf"] as number) > 0 && Number.isFinite(value["multipleOf"])))
-    report(field("multipleOf"), "must be a number greater than 0");
+    say("multipleOf", "must be a number greater than 0");
   for (const key of COUNTS)
     if (has(key) && !(Number.isInteger(value[key]) && (value[key] as number) >= 0))
-      report(field(key), "must be a non-negative integer");
+      say(key, "must be a non-negative integer");
+  const vocabulary = value["$vocabulary"];
+  if (
+    has("$vocabulary") &&
+    !(
+      isRecord(vocabulary) &&
+      Object.keys(vocabulary).every((uri) => SCHEME.test(uri) && typeof vocabulary[uri] === "boolean")
+    )
+  )
+    report(field("$vocabulary"), "must be an object of booleans keyed by URIs");
   for (const key of ["uniqueItems", "nullable", "$recursiveAnchor"])
     if (has(key) && typeof value[key] !== "boolean") report(field(key), "must be a boolean");
   if (has("format") && typeof value["format"] !== "string") report(field("format"), "must be a string");

@@ -39,6 +39,17 @@ type Base = readonly [unknown, string];
 type Ref = [string, string, Base, boolean, string];
 const REMOTE = "must be a local reference (#/$defs/..., #name, or an $id's URI): remote ones are not followed";
 const ESCAPE = "has a fragment that is no valid percent-encoding (RFC 3986: % and two hex digits)";
+const TILDE = "has a JSON Pointer with a ~ not followed by 0 or 1 (RFC 6901)";
+const NO_BASE = "cannot be resolved: the $id of the resource it is in is refused";
+
+/** Why a pointer (`#/...`) a `$ref` leads to cannot be read: a `~` that is no escape, or no valid percent-encoding. */
+function pointerProblem(pointer: string): string {
+  try {
+    return /~(?![01])/.test(decodeURIComponent(pointer)) ? TILDE : ESCAPE;
+  } catch {
+    return ESCAPE;
+  }
+}
 
 /** The references, followed alike (`$dynamicRef` from its target, where the check may go on to another with its anchor). */
 const REFS = ["$ref", "$dynamicRef", "$recursiveRef"];
@@ -170,7 +181,10 @@ export function checkToolSchema(
       if (!isRecord(map)) say(field(key), "must be an object of schemas");
       else for (const name of Object.keys(map)) kid(map[name], `${field(key)}${member(name)}`, key);
     }
-    if (tuple) (value["items"] as unknown[]).forEach((item, i) => kid(item, `${field("items")}[${i}]`, "items"));
+    // The array form is a non-empty list (every draft's `schemaArray` has `minItems: 1`).
+    if (tuple && (value["items"] as unknown[]).length === 0)
+      say(field("items"), "must be a schema, or a non-empty array of schemas");
+    else if (tuple) (value["items"] as unknown[]).forEach((item, i) => kid(item, `${field("items")}[${i}]`, "items"));
     else if (has("items")) kid(value["items"], field("items"), "items");
     const dependencies = has("dependencies") && value["dependencies"];
     if (isRecord(dependencies))
@@ -197,12 +211,18 @@ export function checkToolSchema(
     if (identifiers(value, dialect, (key, message) => say(field(key), message)) && !paths.has(value))
       paths.set(value, at);
   };
+  // A `$ref` that is no pointer and leads nowhere: remote, or a fragment (`#name`) in a resource
+  // whose `$id` the URL parser cannot read (refused at that `$id`), where nothing resolves.
+  const unresolved = (ref: string, base: Base): string => {
+    const uris = resourcesOf(schema as object, dialect).uris;
+    return ref.startsWith("#") && uris.has(base[0]) && uris.get(base[0]) === undefined ? NO_BASE : REMOTE;
+  };
   const follow = ([ref, at, base, read, key]: Ref): void => {
     const refuse = (message: string): void => void (read && report(at, message));
     const [home, start, pointer] = refStart(ref, schema, dialect, base[0], budget);
     const tokens = pointerTokens(pointer);
-    // A pointer found but not read: its percent-encoding is no valid one (`%zz`).
-    if (!tokens) return budget.steps < 0 ? undefined : refuse(pointer ? ESCAPE : REMOTE);
+    // A pointer found but not read: its percent-encoding is no valid one (`%zz`), or a `~` is no escape.
+    if (!tokens) return budget.steps < 0 ? undefined : refuse(pointer ? pointerProblem(pointer) : unresolved(ref, base));
     // The pointer's path from its resource, and the last resource it goes through.
     const from = (at: unknown): Base => [at, at === base[0] ? base[1] : (paths.get(at) ?? path)];
     let [to, i, reached] = [from(start)[1], 0, from(home)];

@@ -94,6 +94,8 @@ export function identifierIssues(
     for (const [key, name] of keys) {
       const isId = key.endsWith("id");
       if (isId && name && dialect > 2018) report(`${at}${member(key)}`, FRAGMENT);
+      if (isId && uris.has(schema) && !uri && !readable((schema as Record<string, string>)[key]!))
+        report(`${at}${member(key)}`, NO_URI);
       if (!uri) continue;
       const clash = (table: Map<string, First>, id: string, what: string): void => {
         const first = table.get(id);
@@ -115,6 +117,24 @@ export function identifierIssues(
       if (name && name.length <= MAX_IDENTIFIER_LENGTH)
         clash(anchors.get(uri) ?? anchors.set(uri, new Map()).get(uri)!, name, "anchor as");
     }
+  }
+}
+
+/** Why an `$id` the URL parser cannot read is refused: no `$ref` reaches it or an anchor in it. */
+const NO_URI = "must be a URI reference (RFC 3986) that resolves against the $ids around it";
+
+/**
+ * Whether the URL parser reads an identifier (one too long is refused as such): against a base of
+ * a path (not a URN's, which nothing relative resolves against in the URL API, though RFC 3986
+ * would), so that only an identifier that is no URI reference (`http://exa mple.com/`) is refused.
+ */
+function readable(id: string): boolean {
+  if (id.length > MAX_IDENTIFIER_LENGTH) return true;
+  try {
+    new URL(id, `${ROOT_SCHEME}/schema`);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -93,7 +93,7 @@ const SPANS = new Map(
     "2019 2019": "$recursiveRef $recursiveAnchor",
     "2020 2020": "$dynamicRef $dynamicAnchor prefixItems",
     "2019 2020":
-      "$anchor dependentRequired dependentSchemas minContains maxContains unevaluatedItems unevaluatedProperties",
+      "$anchor $vocabulary dependentRequired dependentSchemas minContains maxContains unevaluatedItems unevaluatedProperties",
   }).flatMap(([span, keys]) => keys.split(" ").map((key) => [key, span.split(" ").map(Number)] as const)),
 );
 
@@ -155,6 +155,8 @@ function tokensOf(ref: string): string[] | undefined {
   }
   if (pointer === "") return [];
   if (!pointer.startsWith("/")) return undefined; // an anchor name: only with $anchor, which is not read
+  // RFC 6901: `~` is `~0` or `~1`, anything else an error (`~2` was read as a key of that name).
+  if (/~(?![01])/.test(pointer)) return undefined;
   return pointer
     .slice(1)
     .split("/")

@@ -126,7 +126,7 @@ group("Schema checks: $refs by anchor and by an embedded $id's URI", (test) => {
       checkToolSchema(longId).map((issue) => `${issue.path}: ${issue.message}`),
       [
         "parameters.$id: must be at most 2,048 characters",
-        "parameters.properties.p.$ref: must be a local reference (#/$defs/..., #name, or an $id's URI): remote ones are not followed",
+        "parameters.properties.p.$ref: cannot be resolved: the $id of the resource it is in is refused",
       ],
     );
     const longNames = anchors("http://x.example/s.json", (i) => `${"n".repeat(17_000)}${i}`);
