@@ -1,9 +1,9 @@
 import { isRecord } from "../shared/values.ts";
-import { thousands } from "./bounded-issues.ts";
+import { member, thousands } from "./bounded-issues.ts";
 import { MAX_CHECK_NESTING } from "./check-budget.ts";
 import { linearPattern } from "./pattern/linear-pattern.ts";
 import type { PatternBudget } from "./pattern-budget.ts";
-import { dialectOf } from "./schema-reading.ts";
+import { dialectOf, idKey } from "./schema-reading.ts";
 import { MAX_PATTERN_LENGTH } from "./schema-node.ts";
 
 /**
@@ -16,6 +16,26 @@ import { MAX_PATTERN_LENGTH } from "./schema-node.ts";
 /** Why a `$schema` below the root is refused. */
 const OTHER_DRAFT =
   "must name the draft the root's $schema declares: a resource of another draft is not read as its own";
+
+/** The annotations whose type the metaschemas give. */
+const ANNOTATIONS = Object.entries({
+  title: "string",
+  description: "string",
+  $comment: "string",
+  contentMediaType: "string",
+  contentEncoding: "string",
+  readOnly: "boolean",
+  writeOnly: "boolean",
+  deprecated: "boolean",
+  examples: "array",
+});
+
+/** Whether a list holds no name twice. */
+const once = (list: readonly unknown[]): boolean => new Set(list).size === list.length;
+
+/** Whether a value is a metaschema's `stringArray`: strings, each once. */
+const strings = (list: unknown): boolean =>
+  Array.isArray(list) && list.every((name) => typeof name === "string") && once(list);
 
 /** Why a number JSON.parse read as ±Infinity is refused. */
 const PAST_DOUBLE = "is a number past what a double holds (about 1.8e308)";
@@ -43,20 +63,31 @@ export function checkScalars(
   // schema as the root's draft says, would read otherwise (2019-09's keywords unknown in draft 7).
   const schema = value["$schema"]; // `undefined` (no JSON): as absent
   if (schema !== undefined && typeof schema !== "string") report(field("$schema"), "must be a string");
+  else if (schema !== undefined && !SCHEME.test(schema))
+    report(field("$schema"), "must be a URI with a scheme (RFC 3986), naming the metaschema");
   else if (schema !== undefined && !root && dialect && dialectOf(value) !== dialect)
     report(field("$schema"), OTHER_DRAFT);
   const type = value["type"];
   // A name the checks do not know would leave `type` unchecked: not a JSON type, so not a valid schema.
   const names = typeof type === "string" ? [type] : type;
-  if (has("type") && !(Array.isArray(names) && names.length > 0 && names.every((name) => TYPES.includes(name))))
+  // Every metaschema's `type` list and `stringArray` (`required`, `dependentRequired`) have `uniqueItems: true`.
+  if (
+    has("type") &&
+    !(Array.isArray(names) && names.length > 0 && names.every((name) => TYPES.includes(name)) && once(names))
+  )
     report(field("type"), `must be one of ${TYPES.join(", ")}, or a non-empty array of them`);
   if (has("enum") && !Array.isArray(value["enum"])) report(field("enum"), "must be an array");
   for (const key of ["enum", "const"])
     if (has(key) && nestsPast(value[key], MAX_CHECK_NESTING + (key === "enum" ? 1 : 0)))
       report(field(key), `nests deeper than ${MAX_CHECK_NESTING} levels (the checks compare values no deeper)`);
   const required = value["required"];
-  if (has("required") && !(Array.isArray(required) && required.every((name) => typeof name === "string")))
-    report(field("required"), "must be an array of strings");
+  if (has("required") && !strings(required)) report(field("required"), "must be an array of strings, each once");
+  const id = idKey(dialect);
+  if (has(id) && typeof value[id] !== "string") report(field(id), "must be a string");
+  // The meta-data and content vocabularies' annotations (of the drafts that have each: see `inDraft`).
+  for (const [key, type] of ANNOTATIONS)
+    if (has(key) && (type === "array" ? !Array.isArray(value[key]) : typeof value[key] !== type))
+      report(field(key), `must be a${type === "array" ? "n" : ""} ${type}`);
   // A number past what a double holds (`1e400`) is Infinity once parsed: said as such, not as no number.
   const say = (key: string, words: string): void =>
     report(field(key), Math.abs(value[key] as number) === Number.POSITIVE_INFINITY ? PAST_DOUBLE : words);
@@ -89,10 +120,15 @@ export function checkScalars(
     has("dependentRequired") &&
     !(
       isRecord(dependentRequired) &&
-      Object.values(dependentRequired).every((list) => Array.isArray(list) && list.every((n) => typeof n === "string"))
+      Object.values(dependentRequired).every(strings)
     )
   )
-    report(field("dependentRequired"), "must be an object of arrays of strings");
+    report(field("dependentRequired"), "must be an object of arrays of strings, each once");
+  const dependencies = value["dependencies"];
+  if (isRecord(dependencies))
+    for (const name of Object.keys(dependencies))
+      if (Array.isArray(dependencies[name]) && !strings(dependencies[name]))
+        report(`${field("dependencies")}${member(name)}`, "must be an array of strings, each once");
 }
 
 /**

@@ -65,9 +65,10 @@ const ONE = [
   "propertyNames",
   "unevaluatedProperties",
   "unevaluatedItems",
+  "contentSchema",
 ];
 /** Keywords whose schemas the checks never read (a `$ref` in them is followed only from one they read). */
-const SKIPPED = ["$defs", "definitions"];
+const SKIPPED = ["$defs", "definitions", "contentSchema"];
 /** Keywords whose value is a non-empty list of schemas. */
 const LIST = ["allOf", "anyOf", "oneOf", "prefixItems"];
 /** Keywords whose value is an object of schemas. */

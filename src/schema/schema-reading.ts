@@ -86,14 +86,14 @@ export const legacy = (dialect: number): boolean => dialect > 0 && dialect < 8;
 const SPANS = new Map(
   Object.entries({
     "3 5": "id",
-    "6 2020": "$id const contains propertyNames",
-    "7 2020": "if then else",
+    "6 2020": "$id const contains propertyNames examples",
+    "7 2020": "if then else $comment readOnly writeOnly contentMediaType contentEncoding",
     "3 7": "dependencies",
     "3 2019": "additionalItems",
     "2019 2019": "$recursiveRef $recursiveAnchor",
     "2020 2020": "$dynamicRef $dynamicAnchor prefixItems",
     "2019 2020":
-      "$anchor $vocabulary dependentRequired dependentSchemas minContains maxContains unevaluatedItems unevaluatedProperties",
+      "$anchor $vocabulary deprecated contentSchema dependentRequired dependentSchemas minContains maxContains unevaluatedItems unevaluatedProperties",
   }).flatMap(([span, keys]) => keys.split(" ").map((key) => [key, span.split(" ").map(Number)] as const)),
 );
 

@@ -145,7 +145,7 @@ group("checkToolSchema: a tool's schema checked at the request, by field", (test
       "tools[0].parameters.properties.city.anyOf[0]: must be a schema (an object or a boolean)",
     ]);
     assertEquals(at({ required: ["a", 1], minLength: -1, maximum: "9", multipleOf: 0, pattern: "(" }), [
-      "tools[0].parameters.required: must be an array of strings",
+      "tools[0].parameters.required: must be an array of strings, each once",
       "tools[0].parameters.maximum: must be a number",
       "tools[0].parameters.multipleOf: must be a number greater than 0",
       "tools[0].parameters.minLength: must be a non-negative integer",

@@ -7,6 +7,10 @@
 // - `$vocabulary` is an object of booleans keyed by URIs (2019-09 and 2020-12 meta/core);
 // - an `$id` is a URI reference (2020-12 core §8.2.1): one the URL parser cannot read made every
 //   anchor in its resource unreachable, and a `$ref: "#name"` there was called "remote";
+// - `$schema` is a URI with a scheme (2020-12 core §8.1.1; one the checks do not know still reads
+//   as the default dialect, as the suite's custom metaschemas and OpenAPI 3.1's dialect need);
+//   `$id` a string; the annotations of the meta-data and content vocabularies of their types; the
+//   names of `type` and `required` each once (every metaschema's `uniqueItems: true`);
 // - a number past what a double holds (`1e400`, which JSON.parse reads as Infinity) was said to be
 //   "no number", which its sender wrote as one.
 import { assertEquals, group } from "../support/harness.ts";
@@ -71,5 +75,51 @@ group("checkToolSchema: shapes the metaschemas give", (test) => {
       assertEquals(issues(JSON.parse(`{"${key}": 1e400}`)), [`parameters.${key}: ${past}`], key);
     assertEquals(issues(JSON.parse('{"maximum": -1e400}')), [`parameters.maximum: ${past}`]);
     assertEquals(issues({ minimum: "5" }), ["parameters.minimum: must be a number"]);
+  });
+
+  test("$schema a URI, $id a string, annotations of their types, type and required names once", () => {
+    assertEquals(issues({ $schema: "not a uri" }), [
+      "parameters.$schema: must be a URI with a scheme (RFC 3986), naming the metaschema",
+    ]);
+    for (const $schema of ["https://spec.openapis.org/oas/3.1/dialect/base", "http://localhost:1234/metaschema.json"])
+      assertEquals(issues({ $schema, type: "object" }), [], $schema);
+    assertEquals(issues({ $id: 5 }), ["parameters.$id: must be a string"]);
+    assertEquals(issues({ $schema: DRAFT4, id: 5 }), ["parameters.id: must be a string"]);
+    const wrong = {
+      title: 5,
+      description: [],
+      $comment: {},
+      readOnly: 1,
+      writeOnly: "no",
+      deprecated: "x",
+      examples: { a: 1 },
+      contentMediaType: 5,
+      contentEncoding: true,
+      contentSchema: 5,
+    };
+    assertEquals(issues({ properties: { p: wrong } }), [
+      "parameters.properties.p.contentSchema: must be a schema (an object or a boolean)",
+      "parameters.properties.p.title: must be a string",
+      "parameters.properties.p.description: must be a string",
+      "parameters.properties.p.$comment: must be a string",
+      "parameters.properties.p.contentMediaType: must be a string",
+      "parameters.properties.p.contentEncoding: must be a string",
+      "parameters.properties.p.readOnly: must be a boolean",
+      "parameters.properties.p.writeOnly: must be a boolean",
+      "parameters.properties.p.deprecated: must be a boolean",
+      "parameters.properties.p.examples: must be an array",
+    ]);
+    // Draft 4 has none of these but title and description: the others are unknown there, not read.
+    assertEquals(issues({ $schema: DRAFT4, properties: { p: wrong } }), [
+      "parameters.properties.p.title: must be a string",
+      "parameters.properties.p.description: must be a string",
+    ]);
+    assertEquals(issues({ type: ["string", "string"] }), [
+      "parameters.type: must be one of object, array, string, number, integer, boolean, null, or a non-empty array of them",
+    ]);
+    assertEquals(issues({ required: ["a", "a"] }), ["parameters.required: must be an array of strings, each once"]);
+    assertEquals(issues({ dependentRequired: { a: ["b", "b"] } }), [
+      "parameters.dependentRequired: must be an object of arrays of strings, each once",
+    ]);
   });
 });
