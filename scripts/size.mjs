@@ -268,7 +268,11 @@ export const BUDGET = {
   // + 28 (schemas-hostile, 2026-12-06): a `$ref`'s JSON Pointer keys kept for the next ask (the walk,
   // the resource search and the compilation each asked 3 to 5 times in a row, each decoding and
   // splitting it again; 9,000 `$ref`s, 260 KB, took 1.2 to 1.5 times the CPU): 17,661 -> 17,688 B.
-  schemaPlugin: 14.3 * KiB + 128 + 656 + 360 + 640 + 48 + 48 + 56 + 24 + 617 + 24 + 48 + 235 + 152 + 28,
+  // + 64 (schemas65, 2026-12-06): boolean schemas counted and charged by the compilation, every
+  // schema past its limits one shared node (200,000 `true`s, 1 MB, compiled to 150 MB of nodes for
+  // no step of the budget), a JSON Pointer's `~` not followed by 0 or 1 no key, and the draft
+  // spans of the annotations checkToolSchema now checks: 17,688 -> 17,747 B.
+  schemaPlugin: 14.3 * KiB + 128 + 656 + 360 + 640 + 48 + 48 + 56 + 24 + 617 + 24 + 48 + 235 + 152 + 28 + 64,
   // `for await` over streamToolCalls reads the chain's events without a stream read each (issue
   // 37, `EventChannel`): about 630 B in each provider's (Bedrock 16,037 -> 16,665 B). Then the
   // non-SSE providers' without the SSE framing (Bedrock 16,665 -> 15,102 B): 15.75 KiB. Then

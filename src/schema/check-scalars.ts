@@ -116,13 +116,7 @@ export function checkScalars(
   const problem = has("pattern") ? patternProblem(value["pattern"], patterns) : undefined;
   if (problem) report(field("pattern"), problem);
   const dependentRequired = value["dependentRequired"];
-  if (
-    has("dependentRequired") &&
-    !(
-      isRecord(dependentRequired) &&
-      Object.values(dependentRequired).every(strings)
-    )
-  )
+  if (has("dependentRequired") && !(isRecord(dependentRequired) && Object.values(dependentRequired).every(strings)))
     report(field("dependentRequired"), "must be an object of arrays of strings, each once");
   const dependencies = value["dependencies"];
   if (isRecord(dependencies))

@@ -77,19 +77,20 @@ const MAP = ["properties", "patternProperties", "$defs", "definitions", "depende
 /**
  * Checks a tool's JSON Schema before it is used, as a server checks a request: every keyword the
  * checks read has the shape JSON Schema gives it (`type` JSON's type names, `enum` an array, `anyOf`/`allOf`/`oneOf` lists
- * of schemas, `properties` an object of schemas, `required` a list of strings, numbers and counts
- * where they go, `pattern` and `patternProperties` valid ECMAScript regular expressions of at most
+ * of schemas, `properties` an object of schemas, `required` a list of strings, each once, numbers and counts
+ * where they go (finite: `1e400` is past a double), the array form of `items` non-empty, the
+ * annotations of the types the metaschemas give, `$vocabulary` an object of booleans, `pattern` and `patternProperties` valid ECMAScript regular expressions of at most
  * 1,000 characters that run in linear time (no backreference, lookahead or lookbehind, at most
  * 20,000 instructions once counted repetitions are written out, their Unicode property escapes
- * and, with the request's other patterns, their instructions within `options.patterns`), `$ref` a JSON Pointer into its
+ * and, with the request's other patterns, their instructions within `options.patterns`), `$ref` a JSON Pointer (RFC 6901: `~0`, `~1`) into its
  * resource (the schema, or the nearest schema around it with an `$id` of its own), an anchor (`#name`) in it, or the
  * URI of an `$id` the schema holds, not a remote one (one only in an unused `$defs` entry, which
  * the checks never follow, is not refused), `$dynamicRef` and `$recursiveRef` likewise (with every
  * schema that has the anchor one names: the check may go there; each only in its own draft, or where none is declared), no two schemas named by one URI
  * or one anchor name in one resource (copies equal as JSON are one), no `$id` with a fragment
  * (`#name`) where `$schema` says 2019-09 or 2020-12 (draft 7's anchor form: kept where no `$schema`
- * says so; `#` alone is the resource's own URI), `$schema` a string naming, below the root, the
- * draft the root declares (if it declares one), no `$anchor` or `$dynamicAnchor` that is no plain name as its draft spells one (a
+ * says so; `#` alone is the resource's own URI), `$schema` a URI naming, below the root, the
+ * draft the root declares (if it declares one; one unknown reads as none), an `$id` a URI reference, no `$anchor` or `$dynamicAnchor` that is no plain name as its draft spells one (a
  * keyword of another draft than the declared one is unknown: not read), and the schema holds at
  * most 20,000 schemas nested at most 64 deep (at most 1,000 through its `$ref`s), compiling in at
  * most 4,000,000 steps, applying at most 64 in place one inside another and none in a cycle (which
@@ -223,7 +224,8 @@ export function checkToolSchema(
     const [home, start, pointer] = refStart(ref, schema, dialect, base[0], budget);
     const tokens = pointerTokens(pointer);
     // A pointer found but not read: its percent-encoding is no valid one (`%zz`), or a `~` is no escape.
-    if (!tokens) return budget.steps < 0 ? undefined : refuse(pointer ? pointerProblem(pointer) : unresolved(ref, base));
+    if (!tokens)
+      return budget.steps < 0 ? undefined : refuse(pointer ? pointerProblem(pointer) : unresolved(ref, base));
     // The pointer's path from its resource, and the last resource it goes through.
     const from = (at: unknown): Base => [at, at === base[0] ? base[1] : (paths.get(at) ?? path)];
     let [to, i, reached] = [from(start)[1], 0, from(home)];

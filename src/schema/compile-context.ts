@@ -54,9 +54,29 @@ export interface Context {
 /** Thrown when the `$ref`s followed nest deeper than `MAX_COMPILE_NESTING`. */
 export const TOO_DEEP: Error = new Error("nested too deep");
 
+/** The keywords the checks read, and those that never restrict (annotations, declarations). */
+export const KNOWN: ReadonlySet<string> = new Set(
+  `type enum const nullable minimum maximum exclusiveMinimum exclusiveMaximum multipleOf minLength maxLength
+pattern format items prefixItems additionalItems minItems maxItems uniqueItems contains minContains maxContains
+properties patternProperties additionalProperties required minProperties maxProperties dependentRequired
+dependentSchemas dependencies propertyNames $ref $defs definitions allOf anyOf oneOf not if then else title
+description default examples $comment deprecated readOnly writeOnly contentMediaType contentEncoding
+contentSchema $schema $id $anchor $dynamicAnchor $dynamicRef $recursiveRef $recursiveAnchor unevaluatedProperties
+unevaluatedItems`.split(/\s/),
+);
+
 /** What cannot be read, or is past the limits, accepts anything (and is not exact). */
 export function unread(): SchemaNode {
   return { ...blank(false), exact: false, decided: false };
+}
+
+/**
+ * What a schema past the limits compiles to: one node per compilation, a leaf that accepts (never
+ * changed, never in `nodes`), so that the schemas past them (millions in a large body) take no
+ * memory each.
+ */
+export function past(context: Context): SchemaNode {
+  return (context.past ??= unread());
 }
 
 /** The schemas compiled in the resource `schema`'s `$ref`s resolve against (a resource is its own). */

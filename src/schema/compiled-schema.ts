@@ -13,7 +13,8 @@ import {
 } from "./schema-reading.ts";
 import { chargedResources, dynamicName, refStart } from "./schema-resources.ts";
 import { settleFlags } from "./schema-flags.ts";
-import { type CompileOptions, type Context, nodesOf, scopeOf, TOO_DEEP, unread } from "./compile-context.ts";
+import type { CompileOptions, Context } from "./compile-context.ts";
+import { KNOWN, nodesOf, past, scopeOf, TOO_DEEP, unread } from "./compile-context.ts";
 import {
   blank,
   compilePattern,
@@ -39,16 +40,6 @@ export type { CompileOptions } from "./compile-context.ts";
  */
 
 const TYPES = new Set("object array string number integer boolean null".split(" "));
-/** The keywords the checks read, and those that never restrict (annotations, declarations). */
-const KNOWN = new Set(
-  `type enum const nullable minimum maximum exclusiveMinimum exclusiveMaximum multipleOf minLength maxLength
-pattern format items prefixItems additionalItems minItems maxItems uniqueItems contains minContains maxContains
-properties patternProperties additionalProperties required minProperties maxProperties dependentRequired
-dependentSchemas dependencies propertyNames $ref $defs definitions allOf anyOf oneOf not if then else title
-description default examples $comment deprecated readOnly writeOnly contentMediaType contentEncoding
-contentSchema $schema $id $anchor $dynamicAnchor $dynamicRef $recursiveRef $recursiveAnchor unevaluatedProperties
-unevaluatedItems`.split(/\s/),
-);
 
 /**
  * What building one compiled schema costs in a check's steps, beside its keywords: a node of some
@@ -120,8 +111,7 @@ function compileRoot(schema: unknown, options: CompileOptions): SchemaNode {
 /** A schema, compiled once per object (a `$ref` back to it while it compiles finds it). */
 function compile(given: unknown, context: Context, depth: number): SchemaNode {
   const budget = context.budget;
-  // A boolean is a schema too, counted and charged: uncounted, 200,000 `true`s in a 1 MB
-  // `prefixItems` compiled to as many nodes (150 MB) for no step of the budget.
+  // A boolean is a schema too: uncounted, 200,000 `true`s (1 MB) compiled to 150 MB of nodes, free.
   if (typeof given === "boolean") {
     budget.steps--;
     return ++context.count > MAX_SCHEMA_NODES ? past(context) : blank(!given);
@@ -245,15 +235,6 @@ function compile(given: unknown, context: Context, depth: number): SchemaNode {
     !node.uniqueItems &&
     [node.contains, node.dependentSchemas, node.not, node.ifSchema].every((value) => value === undefined);
   return finishNode(node);
-}
-
-/**
- * What a schema past the limits compiles to: one node of the compilation, read by no one as
- * anything but a leaf that accepts, so that the schemas past them (which may be millions in a
- * large body) take no memory each.
- */
-function past(context: Context): SchemaNode {
-  return (context.past ??= unread());
 }
 
 /**

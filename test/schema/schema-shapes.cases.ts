@@ -24,7 +24,9 @@ group("checkToolSchema: shapes the metaschemas give", (test) => {
         ["parameters.properties.list.items: must be a schema, or a non-empty array of schemas"],
         String($schema),
       );
-    assertEquals(issues({ $schema: DRAFT2020, items: [] }), ["parameters.items: must be a schema (an object or a boolean)"]);
+    assertEquals(issues({ $schema: DRAFT2020, items: [] }), [
+      "parameters.items: must be a schema (an object or a boolean)",
+    ]);
     assertEquals(issues({ $schema: DRAFT7, items: [{ type: "string" }], additionalItems: false }), []);
   });
 
