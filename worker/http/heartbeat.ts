@@ -45,7 +45,9 @@ export interface HeartbeatOptions {
  * not waiting (a slow client, its write in progress) gets no frame: that write finds it gone.
  * A `body` made by `mapChunks` (the steps from the chain's events to the protocol's bytes) is read
  * here through its steps, from the stream under them: the answer is this one stream over the
- * events, not one per step. Like a pipe, it reads one chunk ahead of its reader.
+ * events, not one per step. Like a pipe, it reads one chunk ahead of its reader; the chunk after
+ * which the steps are finished (an encoder that wrote its last frame) goes out with their end and
+ * the close, its source cancelled then.
  *
  * @example
  * ```ts
@@ -60,7 +62,7 @@ export function withHeartbeat(
 ): ReadableStream<Uint8Array> {
   const { everyMs = HEARTBEAT_MS, frame = HEARTBEAT, afterFirstChunk = false, before } = options;
   const step = mappedSource(body);
-  const { source, map, end } = step;
+  const { source, map, end, finished } = step;
   const reader = source.getReader();
   const bytes = new TextEncoder().encode(frame);
   let lastWrite = timers.now();
@@ -109,6 +111,12 @@ export function withHeartbeat(
               break;
             }
             chunk = map(result.value);
+          }
+          // The steps' last bytes (an encoder that wrote its end): the end goes with them in this
+          // pull, not after one more read of the pipe (a pull and a read of the answer's stream).
+          if (last === undefined && finished?.() === true) {
+            reader.cancel("The answer ended.").catch(() => undefined);
+            last = [chunk!, ...end()];
           }
           if (before) {
             if (last) for (let i = 0; i < last.length; i++) last[i] = await before(last[i]!);

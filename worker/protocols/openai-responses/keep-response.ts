@@ -122,6 +122,11 @@ export class KeepingEncoder implements ProtocolEncoder<EncodableEvent> {
     this.#keeping = keeping;
   }
 
+  /** The inner encoder wrote its last frame: the answer's stream ends with that chunk. */
+  get ended(): boolean {
+    return this.#inner.ended === true;
+  }
+
   /** The inner encoder's frames, its terminal one noted. */
   encode(event: EncodableEvent, out: string[]): void {
     const from = out.length;
