@@ -18,11 +18,29 @@ export interface GeminiInteractionsResumePoint {
 /** The longest event tracked (bytes): past it, the body passes through and is no longer resumed. */
 const MAX_PENDING = 1 << 20;
 
-/** The end of the first complete SSE event in `bytes` from `from` (after its blank line), or -1. */
+/**
+ * The end of the first complete SSE event in `bytes` from `from` (after its blank line), or -1. A
+ * line ends with LF, CRLF or a CR alone (the SSE spec's three): a CR last in `bytes` ends a blank
+ * line there (an LF after it then begins the next event, where the SSE parser reads it as the rest
+ * of that CRLF), and ends a line with text only once the byte after it tells whether it is a CRLF.
+ */
 function eventEnd(bytes: Uint8Array, from: number): number {
-  for (let i = bytes.indexOf(10, from); i >= 0; i = bytes.indexOf(10, i + 1)) {
-    if (bytes[i + 1] === 10) return i + 2;
-    if (bytes[i + 1] === 13 && bytes[i + 2] === 10) return i + 3;
+  let lf = bytes.indexOf(10, from);
+  let cr = bytes.indexOf(13, from);
+  /** Where the line after the last line end starts: a line end there ends a blank line. */
+  let lineStart = -1;
+  while (lf >= 0 || cr >= 0) {
+    const at = cr < 0 || (lf >= 0 && lf < cr) ? lf : cr;
+    let next = at + 1;
+    if (at === cr) {
+      if (next === bytes.length) return lineStart === at ? next : -1;
+      if (bytes[next] === 10) next++;
+    }
+    if (lineStart === at) return next;
+    lineStart = next;
+    // Each searched again only once passed: one scan of the bytes for each.
+    if (lf >= 0 && lf < next) lf = bytes.indexOf(10, next);
+    if (cr >= 0 && cr < next) cr = bytes.indexOf(13, next);
   }
   return -1;
 }

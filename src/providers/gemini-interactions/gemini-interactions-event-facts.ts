@@ -104,13 +104,15 @@ export function eventFacts(event: Uint8Array): EventFacts {
   let from = -1;
   let end = -1;
   let lines = 0;
+  // Lines end with LF, CRLF or a CR alone; each of LF and CR is searched again only once passed.
+  let lf = event.indexOf(LF);
+  let cr = event.indexOf(CR);
   for (let start = 0; start < event.length; ) {
-    let stop = event.indexOf(LF, start);
-    if (stop < 0) stop = event.length;
-    const next = stop + 1;
-    if (stop > start && event[stop - 1] === CR) stop--;
+    if (lf >= 0 && lf < start) lf = event.indexOf(LF, start);
+    if (cr >= 0 && cr < start) cr = event.indexOf(CR, start);
+    const stop = lf < 0 && cr < 0 ? event.length : cr < 0 || (lf >= 0 && lf < cr) ? lf : cr;
     if (startsWith(event, start, DATA) && lines++ === 0) [from, end] = [start + DATA.length, stop];
-    start = next;
+    start = stop === cr && event[stop + 1] === LF ? stop + 2 : stop + 1;
   }
   if (lines === 0) return facts;
   facts.data = true;
@@ -179,7 +181,7 @@ function scannedFacts(facts: EventFacts, bytes: Uint8Array, at: number, end: num
 function dataText(event: Uint8Array): string {
   const lines = decoder
     .decode(event)
-    .split(/\r?\n/)
+    .split(/\r\n|\r|\n/)
     .filter((line) => line.startsWith("data:"));
   return lines.map((line) => line.slice(5).trimStart()).join("\n");
 }

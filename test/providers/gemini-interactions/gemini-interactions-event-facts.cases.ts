@@ -14,7 +14,7 @@ const TERMINAL = new Set(["interaction.completed", "interaction.complete", "erro
 
 /** What JSON.parse of the event's data gives: the reference the walk must agree with. */
 function parsed(event: string): EventFacts {
-  const lines = event.split(/\r?\n/).filter((line) => line.startsWith("data:"));
+  const lines = event.split(/\r\n|\r|\n/).filter((line) => line.startsWith("data:"));
   const facts: EventFacts = { data: lines.length > 0, eventId: undefined, terminal: false, interactionId: undefined };
   const data = lines.map((line) => line.slice(5).trimStart()).join("\n");
   if (data === "[DONE]") return { ...facts, terminal: true };
@@ -84,7 +84,8 @@ group("Gemini Interactions resume: an event's facts, read without parsing it", (
       fc.property(
         topLevel,
         fc.constantFrom("", " ", "\t"),
-        fc.constantFrom("\n", "\r\n"),
+        // SSE ends a line with LF, CRLF or a CR alone.
+        fc.constantFrom("\n", "\r\n", "\r"),
         fc.boolean(),
         (entries, space, eol, named) => {
           const event = `${named ? `event: x${eol}` : ""}data:${space}${objectText(entries)}${eol}${eol}`;
@@ -100,6 +101,8 @@ group("Gemini Interactions resume: an event's facts, read without parsing it", (
       'event: interaction.created\ndata: {"event_type":"interaction.created","interaction":{"id":"v1_a","status":"in_progress"},"event_id":"evt_1"}\n\n',
       'data: {"event_type":"step.delta","index":0,"delta":{"type":"text","text":"\\"event_id\\":\\"evt_9\\""},"event_id":"evt_2"}\n\n',
       'data: {"event_type":"interaction.completed","interaction":{"id":"v1_a"},"event_id":"evt_3"}\r\n\r\n',
+      'event: interaction.created\rdata: {"event_type":"interaction.created","interaction":{"id":"v1_d"},"event_id":"evt_8"}\r\r',
+      'data: {"event_type":"interaction.created",\rdata: "interaction":{"id":"v1_e"},"event_id":"evt_9"}\r\n\r\n',
       'data: {"event_type":"error","error":{"message":"x"}}\n\n',
       "data: [DONE]\n\n",
       ": keep-alive\n\n",

@@ -30,7 +30,7 @@ const STREAMS = [
 
 /** An event's own event_id: its data's top-level field. */
 function idOf(event: string): string | undefined {
-  const data = event.split("\n").find((line) => line.startsWith("data: "));
+  const data = event.split(/\r\n|\r|\n/).find((line) => line.startsWith("data: "));
   try {
     return (JSON.parse(data?.slice(6) ?? "") as { event_id?: string }).event_id;
   } catch {
@@ -128,6 +128,43 @@ group("Gemini Interactions resume after the last event_id", (test) => {
       ),
       { seed: 3401, numRuns: 120 },
     );
+  });
+
+  test("CR, LF and CRLF line ends, mixed, a CRLF split across chunks: each event passed on whole, resumed the same (property)", async () => {
+    const EOLS = ["\n", "\r", "\r\n"];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...STREAMS),
+        fc.array(fc.nat({ max: 2 }), { minLength: 1, maxLength: 5 }),
+        fc.array(
+          fc.record({
+            events: fc.nat({ max: 30 }),
+            part: fc.double({ min: 0, max: 0.999, noNaN: true }),
+            how: fc.constantFrom("error" as const, "end" as const),
+          }),
+          { minLength: 1, maxLength: 2 },
+        ),
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 8 }),
+        async (stream, eols, rawCuts, splits) => {
+          const events = stream.events.map((event, i) => event.replaceAll("\n", EOLS[eols[i % eols.length]!]!));
+          const expected = await whole(events);
+          const cuts = rawCuts.map((cut, n) => (n === 0 ? { ...cut, events: Math.max(1, cut.events) } : cut));
+          const { first, reopen, points } = fakeApi(events, cuts, splits);
+          const got = await read(geminiInteractionsResumingBody(first, { reopen }));
+          assertEquals(got, expected, stream.name);
+          assertEquals(points.length, cuts.length, "one resume per cut");
+        },
+      ),
+      { seed: 3407, numRuns: 80 },
+    );
+    // An event whose lines end with CR alone is passed on when its blank line comes, not held for more.
+    const events = STREAMS[0]!.events.map((event) => event.replaceAll("\n", "\r"));
+    const reader = geminiInteractionsResumingBody(
+      new ReadableStream<Uint8Array>({ start: (controller) => controller.enqueue(bytes(events[0]!)) }),
+      { reopen: () => Promise.reject(new Error("no")) },
+    );
+    const next = await reader.next();
+    assertEquals(next.done ? undefined : new TextDecoder().decode(next.value), events[0]);
   });
 
   test("the resume point is the interaction's id and the last event_id passed on; events after it without one are not passed twice", async () => {
