@@ -15,7 +15,7 @@
  *   `responses.stream`), and {@link readOpenAIResponse} for the non-streaming response.
  *
  * Each is a pure core (`encode(event, out)`, `end(out)`) and a stage that takes one event or an
- * array of ready events and writes one chunk per input. The library's own SSE event codec
+ * array of ready events and writes what is ready as one chunk. The library's own SSE event codec
  * (`ToolCallEventEncoderStream`, `ToolCallEventDecoderStream`) is here too.
  *
  * @example

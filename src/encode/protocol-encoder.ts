@@ -3,8 +3,7 @@ import type { ProviderErrorKind, StreamErrorInfo } from "../shared/errors.ts";
 import type { AbortEvent } from "../shared/events.ts";
 import type { LoopFinishEvent, StepFinishEvent, ToolLoopEvent } from "../tools/loop-events.ts";
 import type { ToolRunnerEvent } from "../tools/tool-events.ts";
-import { joinDeltas } from "./join-deltas.ts";
-import { Utf8Writer } from "./utf8-writer.ts";
+import { encodedReady } from "./encoded-ready.ts";
 
 /**
  * What the client-protocol encoders read: the accumulator's events, the tool runner's (results,
@@ -69,86 +68,40 @@ export interface ProtocolEncoderStreamOptions {
 
 /**
  * The stage around a {@link ProtocolEncoder}: events in, UTF-8 bytes out. It takes one event or
- * an array of the events that are ready ({@link readyBatches} makes those arrays), and writes one
- * chunk per input (none when the input shows nothing), so a server that reads every ready event
- * from upstream and writes them as an array pays one UTF-8 encoding and one enqueue per batch,
- * not per event. Backpressure is the
- * platform's: each write waits for the reader. Cancelling the output cancels the input, and with
- * it the provider request. Once the encoder `ended` (AG-UI's `RUN_ERROR`, the end of a Chat
- * Completions, Messages or Responses response), the output closes right after its last event
- * (a client reading to the end of the body waits for no tool of a loop's step), a failure of the
- * input after it is not the client's, and the input's next event stops the input: a tool loop
- * calls the model no more.
+ * an array of the events that are ready ({@link readyBatches} makes those arrays), and writes what
+ * is ready as one chunk (none when it shows nothing): an array as it comes, and single events, as
+ * a pipe writes them (`events.pipeThrough(stage)`), every one that is ready at once, so a server
+ * pays one UTF-8 encoding and one enqueue per batch, not per event. A lone event is never held
+ * back: the stage waits for no timer, only the few microtask turns a pipe takes to hand over what
+ * its source already has. Backpressure is the platform's: nothing is read before the reader asks,
+ * and the stage's queues hold an event or two. Cancelling the output cancels the input with the
+ * reason, and with it the provider request. Once the encoder `ended` (AG-UI's `RUN_ERROR`, the end
+ * of a Chat Completions, Messages or Responses response), the output closes right after its last
+ * event (a client reading to the end of the body waits for no tool of a loop's step), a failure of
+ * the input after it is not the client's, and the input is stopped: cancelled (a tool loop calls
+ * the model no more, a provider's body is not read for nobody) unless it ends right away, as a
+ * pipe of a source that ended does (its `pipeTo` settles, a writer's `close` resolves).
  *
  * @example
  * ```ts
- * const body = readyBatches(streamToolCalls(response)).pipeThrough(new ProtocolEncoderStream(new OpenAIChatEncoder({ model })));
+ * const body = streamToolCalls(response).pipeThrough(new ProtocolEncoderStream(new OpenAIChatEncoder({ model })));
  * ```
  */
 export class ProtocolEncoderStream<E> extends TransformStream<E | readonly E[], Uint8Array> {
   /** Wraps `encoder`; the stage owns it from then on. */
   constructor(encoder: ProtocolEncoder<E>, options: ProtocolEncoderStreamOptions = {}) {
-    const join = options.joinDeltas === true;
-    const bytes = new Utf8Writer();
-    const out: string[] = [];
-    // The chunk that holds the encoder's last event: the output closes after it.
-    const last: { chunk?: Uint8Array } = {};
-    const send = (controller: TransformStreamDefaultController<Uint8Array>): void => {
-      if (out.length === 0) return;
-      const chunk = bytes.encode(out.join(""));
-      if (encoder.ended === true) last.chunk = chunk;
-      controller.enqueue(chunk);
-      out.length = 0;
-    };
-    super({
-      transform(input, controller) {
-        // Input after the encoder's last event (a tool loop's next step) stops it, and with it the provider request;
-        // a response that ends there closes as any (a `pipeTo` into this stage settles, a writer's `close` resolves).
-        if (encoder.ended === true) return controller.terminate();
-        if (!Array.isArray(input)) encoder.encode(input as E, out);
-        else
-          for (const event of join
-            ? (joinDeltas(input as readonly { type: string }[]) as readonly E[])
-            : (input as readonly E[]))
-            encoder.encode(event, out);
-        send(controller);
-      },
-      flush(controller) {
-        encoder.end(out);
-        send(controller);
-      },
+    // The inputs pass through the platform's queues as they are (a writable of one, for a pipe to
+    // hand over what is ready), and the readable below encodes every one that is ready at once.
+    let closed = (): void => undefined;
+    const closing = new Promise<void>((resolve) => void (closed = resolve));
+    super({ flush: () => closed() }, { highWaterMark: 1 }, { highWaterMark: 0 });
+    const input = this.readable as unknown as ReadableStream<E | readonly E[]>;
+    Object.defineProperty(this, "readable", {
+      value: encodedReady(input, encoder, options.joinDeltas === true, closing),
+      enumerable: true,
     });
-    // The client reads to the end of the body: it ends with the encoder's last event, not at the
-    // input's next event (a tool loop's, after the step's tools settle) or its end.
-    Object.defineProperty(this, "readable", { value: closingAfter(this.readable, last), enumerable: true });
   }
 }
-
-/**
- * `inner`, closed right after `last.chunk`. Cancelling it cancels `inner` (and so the input); once
- * closed, `inner` is still read, so that the next input reaches the stage (which stops it) and a
- * failure after the end is no error of a response that is whole.
- */
-function closingAfter(inner: ReadableStream<Uint8Array>, last: { chunk?: Uint8Array }): ReadableStream<Uint8Array> {
-  const reader = inner.getReader();
-  const drain = (): Promise<void> => reader.read().then((next) => (next.done ? undefined : drain()), ignore);
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        const next = await reader.read();
-        if (next.done) return controller.close();
-        controller.enqueue(next.value);
-        if (next.value !== last.chunk) return;
-        controller.close();
-        void drain();
-      },
-      cancel: (reason) => reader.cancel(reason),
-    },
-    { highWaterMark: 0 },
-  );
-}
-
-const ignore = (): void => undefined;
 
 /** A `data:` frame of Server-Sent Events; `JSON.stringify` escapes CR and LF, so one line holds any value. */
 export const sseData = (value: unknown): string => `data: ${JSON.stringify(value)}\n\n`;

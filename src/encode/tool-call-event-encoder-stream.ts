@@ -104,8 +104,8 @@ export class ToolCallEventEncoder<E extends { readonly type: string } = ToolCall
  * Accumulated events to SSE bytes: the stage a server puts after `streamToolCalls` to send the
  * events to a browser or any SSE client, one frame per event (or per run of fragments, with
  * `joinDeltas`). It takes one event or an array of
- * the events that are ready ({@link readyBatches}) and writes one chunk per input, so a batch
- * costs one UTF-8 encoding and one enqueue, not one per event. Any event union discriminated on
+ * the events that are ready ({@link readyBatches}) and writes what is ready as one chunk (single
+ * events piped in too), so a batch costs one UTF-8 encoding and one enqueue, not one per event. Any event union discriminated on
  * `type` fits (`ToolRunnerEvent`, `ToolLoopEvent`): the frame is named after the type.
  *
  * Event ids are sequence numbers, counting up by one per event from `firstId`, so that a client

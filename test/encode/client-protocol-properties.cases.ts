@@ -300,8 +300,22 @@ group("client-protocol encoder stages: streams done right", (test) => {
 
   for (const [protocol, make] of Object.entries(stages)) {
     test(`${protocol}: a client that stops reading holds the provider back, and cancelling reaches the provider's body`, async () => {
+      // The provider's chunks come over time, as a network's do (a stage takes at once what is ready).
       const source = recordingSource(chunks);
-      const reader = streamToolCalls(source.stream, { provider: "openai" }).pipeThrough(make()).getReader();
+      const upstream = source.stream.getReader();
+      const arriving = new ReadableStream<Uint8Array>(
+        {
+          async pull(controller) {
+            for (let turn = 0; turn < 20; turn++) await null;
+            const next = await upstream.read();
+            if (next.done) controller.close();
+            else controller.enqueue(next.value);
+          },
+          cancel: (reason) => upstream.cancel(reason),
+        },
+        { highWaterMark: 0 },
+      );
+      const reader = streamToolCalls(arriving, { provider: "openai" }).pipeThrough(make()).getReader();
       await reader.read();
       for (let i = 0; i < 200; i++) await Promise.resolve();
       assert(
@@ -312,6 +326,55 @@ group("client-protocol encoder stages: streams done right", (test) => {
       await eventually(() => source.cancelled !== undefined, "the cancel reaches the source");
     }).needs("recordings");
   }
+
+  for (const [protocol, make] of Object.entries(stages))
+    test(`${protocol}: piped one event at a time, the events that are ready are one chunk; a lone event is written at once`, async () => {
+      const events = await fixtureEvents(fixture("openai", "chat-single-tool-call-strict-usage"));
+      const whole = await collect(fromChunks<EncodableEvent>(events).pipeThrough(make()));
+      assertEquals(whole.length, 1, `${events.length} ready events in one chunk`);
+      // The first event alone, then nothing: its bytes come without waiting for a second.
+      let give: (() => void) | undefined;
+      const first = new ReadableStream<EncodableEvent>({
+        start: (controller) => controller.enqueue(events[0]!),
+        pull: () => new Promise<void>((resolve) => void (give = resolve)),
+      });
+      const reader = first.pipeThrough(make()).getReader();
+      const chunk = await reader.read();
+      assert(!chunk.done && chunk.value.length > 0, "the first event's bytes");
+      give?.();
+      await reader.cancel("done");
+    }).needs("recordings");
+
+  // The end of the one response Chat Completions, Messages and Responses show, AG-UI's RUN_ERROR:
+  // past it the stage has nothing more to write, and a provider body that stays open is not read on.
+  for (const protocol of ["openai", "anthropic", "responses", "ag-ui"] as const)
+    test(`${protocol}: once the encoder wrote its last event, the input is cancelled with a reason, not read on`, async () => {
+      const events = await fixtureEvents(fixture("openai", "chat-single-tool-call-strict-usage"));
+      const shown: EncodableEvent[] =
+        protocol === "ag-ui"
+          ? [...events.slice(0, 2), { type: "abort", reason: "stream-failed", discarded: [] }]
+          : events;
+      let at = 0;
+      let reads = 0;
+      let cancelled: { reason: unknown } | undefined;
+      const input = new ReadableStream<EncodableEvent>(
+        {
+          pull(controller) {
+            reads++;
+            // Past the response's events the body stays open: a keep-alive, a tool loop's next step.
+            if (at < shown.length) controller.enqueue(shown[at++]!);
+            else return new Promise<void>(() => undefined);
+          },
+          cancel: (reason) => void (cancelled = { reason }),
+        },
+        { highWaterMark: 0 },
+      );
+      const output = await endsOrHangs(input.pipeThrough(stages[protocol]()));
+      assert(output !== "hung" && decode(output).length > 0, "the output closed after the last event");
+      await eventually(() => cancelled !== undefined, "the input is cancelled");
+      assertEquals(typeof cancelled?.reason, "string");
+      assert(reads <= shown.length + 1, "the input is not read on after it");
+    }).needs("recordings");
 
   for (const [protocol, make] of Object.entries(stages))
     test(`${protocol}: a response piped into the stage's writable (pipeTo) settles, and a writer's close resolves`, async () => {
