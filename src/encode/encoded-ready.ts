@@ -22,7 +22,8 @@ const ENDED = "The answer ended.";
  * behind it, never waiting for I/O or a timer), so a pipe of single events is written as the
  * Worker writes its ready batches, one `join`, one UTF-8 encoding and one chunk for all. An array
  * is a batch its writer made ready (`readyBatches`): one chunk of its own, its fragments joined
- * when `join`. A failure of the input errors the output after what came before it.
+ * when `join`. A failure of the input, or a throw of the encoder (an application's callback),
+ * errors the output after what came before it, and the latter cancels the input with the error.
  *
  * Once the encoder `ended`, no input is read: the output closes after that chunk, and the input is
  * cancelled (so the provider's body, or a tool loop's next step, is not read for nobody) unless its
@@ -46,6 +47,8 @@ export function encodedReady<E>(
   const out: string[] = [];
   /** A read started for the last chunk that was not ready when it was written: the next chunk's first input. */
   let pending: Promise<ReadableStreamReadResult<E | readonly E[]>> | undefined;
+  /** What the encoder threw at an input after the first of a chunk: thrown at the next read. */
+  let failure: { error: unknown } | undefined;
   /** Encodes one input; true once the encoder wrote its last event. */
   const encode = (value: E | readonly E[]): boolean => {
     if (!Array.isArray(value)) encoder.encode(value as E, out);
@@ -65,7 +68,15 @@ export function encodedReady<E>(
         return false;
       }
       if (next.done) return true;
-      if (encode(next.value)) return false;
+      const written = out.length;
+      try {
+        if (encode(next.value)) return false;
+      } catch (error) {
+        // The inputs before it go out first; the next read fails with it.
+        out.length = written;
+        failure = { error };
+        return false;
+      }
     }
     return false;
   };
@@ -76,28 +87,40 @@ export function encodedReady<E>(
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        // An input that shows nothing (an event the protocol skips) writes no chunk: the next one is read.
-        for (;;) {
-          const first = await (pending ?? reader.read());
-          pending = undefined;
-          let done = first.done;
-          if (!first.done && !encode(first.value) && !Array.isArray(first.value)) done = await takeReady();
-          if (done) encoder.end(out);
-          const sent = out.length > 0;
-          if (sent) {
-            controller.enqueue(bytes.encode(out.join("")));
-            out.length = 0;
-          }
-          if (done) return controller.close();
-          if (encoder.ended === true) {
-            controller.close();
-            return void stop().catch(() => undefined);
-          }
-          if (sent) return;
+        try {
+          await encodeNext(controller);
+        } catch (error) {
+          // A throw of the encoder (an application's callback): the input is stopped with it too.
+          reader.cancel(error).catch(() => undefined);
+          throw error;
         }
       },
       cancel: (reason) => reader.cancel(reason),
     },
     { highWaterMark: 0 },
   );
+
+  /** Writes the next chunk (or closes the output): what {@link encodedReady}'s reads do. */
+  async function encodeNext(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
+    // An input that shows nothing (an event the protocol skips) writes no chunk: the next one is read.
+    for (;;) {
+      if (failure) throw failure.error;
+      const first = await (pending ?? reader.read());
+      pending = undefined;
+      let done = first.done;
+      if (!first.done && !encode(first.value) && !Array.isArray(first.value)) done = await takeReady();
+      if (done) encoder.end(out);
+      const sent = out.length > 0;
+      if (sent) {
+        controller.enqueue(bytes.encode(out.join("")));
+        out.length = 0;
+      }
+      if (done) return controller.close();
+      if (encoder.ended === true) {
+        controller.close();
+        return void stop().catch(() => undefined);
+      }
+      if (sent) return;
+    }
+  }
 }

@@ -376,6 +376,45 @@ group("client-protocol encoder stages: streams done right", (test) => {
       assert(reads <= shown.length + 1, "the input is not read on after it");
     }).needs("recordings");
 
+  test("an encoder that throws (an application's callback) errors the output after what came before, and cancels the input with the error", async () => {
+    const broken = new Error("no ids today");
+    for (const mode of ["single, the third later", "single, all ready", "arrays"] as const) {
+      let cancelled: { reason: unknown } | undefined;
+      let sent = 0;
+      const event: EncodableEvent = { type: "text-delta", text: "hi" };
+      const input = new ReadableStream<EncodableEvent | EncodableEvent[]>(
+        {
+          async pull(controller) {
+            // The third input comes later (a network's pace) or at once.
+            if (++sent === 3 && mode === "single, the third later") for (let turn = 0; turn < 40; turn++) await null;
+            controller.enqueue(mode === "arrays" ? [event] : event);
+          },
+          cancel: (reason) => void (cancelled = { reason }),
+        },
+        { highWaterMark: 0 },
+      );
+      let encoded = 0;
+      const stage = new ProtocolEncoderStream<EncodableEvent>({
+        encode(_event, out) {
+          out.push("x");
+          if (++encoded === 3) throw broken;
+        },
+        end: () => undefined,
+      });
+      const reader = input.pipeThrough(stage).getReader();
+      let text = "";
+      let failure: unknown;
+      for (;;) {
+        const next = await reader.read().catch((error: unknown) => ((failure = error), undefined));
+        if (next === undefined || next.done) break;
+        text += new TextDecoder().decode(next.value);
+      }
+      assertEquals([text, failure], ["xx", broken], `${mode}: what came before, then the encoder's error`);
+      await eventually(() => cancelled !== undefined, `${mode}: the input is cancelled`);
+      assertEquals(cancelled?.reason, broken, mode);
+    }
+  });
+
   for (const [protocol, make] of Object.entries(stages))
     test(`${protocol}: a response piped into the stage's writable (pipeTo) settles, and a writer's close resolves`, async () => {
       const events = await fixtureEvents(fixture("openai", "chat-single-tool-call-strict-usage"));
