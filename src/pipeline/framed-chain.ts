@@ -4,7 +4,7 @@ import { ToolCallAccumulatorCore } from "../accumulate/accumulator-core.ts";
 import type { FramedMessage, Framing, FramingClass } from "../framing/framing.ts";
 import type { ProviderDecoder, ProviderProtocol } from "../providers/provider-decoder.ts";
 import { isInstance, toErrorInfo, ToolCallStreamError, type StreamErrorInfo } from "../shared/errors.ts";
-import type { ToolCallEvent } from "../shared/events.ts";
+import type { DiscardedToolCall, ToolCallEvent } from "../shared/events.ts";
 
 /** Options of {@link ToolCallChain}: each stage's own, given to it alone. */
 export interface ToolCallChainOptions extends Omit<ToolCallAccumulatorOptions, "turnBlocks"> {
@@ -49,6 +49,8 @@ export class FramedChain {
    * (left set by a throw, which `#failDecoding` reads).
    */
   #emitting = false;
+  /** The complete call a step threw on, for the `abort` to list. */
+  #lost: DiscardedToolCall | undefined;
 
   /** Creates the chain of `protocol` read with `Framing` (`turnBlocks`: the protocol's, which its callers pass). */
   constructor(
@@ -61,7 +63,8 @@ export class FramedChain {
     const { steps = [], onStop, ...accumulatorOptions } = options;
     this.#onStop = onStop;
     this.#hold = new StepHold(composeSteps(steps, emit));
-    this.#accumulator = new ToolCallAccumulatorCore(this.#hold.take, accumulatorOptions, () =>
+    const take = steps.length === 0 ? this.#hold.take : (event: ToolCallEvent) => this.#take(event);
+    this.#accumulator = new ToolCallAccumulatorCore(take, accumulatorOptions, () =>
       this.#stop("the accumulator stopped the stream"),
     );
     const accumulator = this.#accumulator;
@@ -71,6 +74,24 @@ export class FramedChain {
       this.#emitting = false;
     }, accumulatorOptions);
     this.#framing = new Framing((message) => void this.#messages.push(message), options);
+  }
+
+  /**
+   * Passes an event to the steps. A complete call a step threw on (an application's clock or
+   * step) never reached the reader: the `abort` that follows lists it as discarded, not lost.
+   */
+  #take(event: ToolCallEvent): void {
+    const lost = this.#lost;
+    if (event.type === "abort" && lost) event = { ...event, discarded: [lost, ...event.discarded] };
+    try {
+      this.#hold.take(event);
+    } catch (error) {
+      if (event.type === "tool-call") {
+        const { index, id, name, rawArguments, choice } = event;
+        this.#lost = { index, id, name, rawArguments, ...(choice !== undefined && { choice }) };
+      }
+      throw error;
+    }
   }
 
   /** True once the `finish` or `abort` has been made (it may still be held by a step). */

@@ -124,6 +124,22 @@ group("ToolCallChain", (test) => {
     assertEquals((stops[0] as Error).message, "step failed");
   });
 
+  test("a step that throws on a complete call (an application's clock): the call is listed on the abort, never lost", () => {
+    const stops: unknown[] = [];
+    const throwing = eventStep((next) => (event) => {
+      if (event.type === "tool-call") throw new Error("clock broke");
+      return next(event);
+    });
+    const { chain, events } = chainOf({ steps: [throwing], onStop: (reason) => stops.push(reason) });
+    chain.feed(bytes(CALL));
+    chain.end();
+    assertEquals(types(events), ["tool-call-start", "tool-call-delta", "tool-call-delta", "error", "abort"]);
+    const abort = events.at(-1) as Extract<ToolCallEvent, { type: "abort" }>;
+    assertEquals(abort.reason, "stream-failed");
+    assertEquals(abort.discarded, [{ index: 0, id: "call_1", name: "get_weather", rawArguments: '{"city":"Oslo"}' }]);
+    assertEquals(stops.length, 1);
+  });
+
   test("a limit of the accumulator stops the chain and calls onStop", () => {
     const stops: unknown[] = [];
     const { chain, events } = chainOf({ maxArgumentsLength: 4, onStop: (reason) => stops.push(reason) });
