@@ -98,7 +98,7 @@ function replay(record: ToolRecord): JsonValue {
 function recordFailure(store: FrameStore, key: string, error: unknown, signal: AbortSignal): unknown {
   // A call stopped by its signal (timeout, cancel) has no result: it stays `started`, never run again.
   if (signal.aborted) return error;
-  if (error instanceof ToolHandlerError)
+  if (isHandlerError(error))
     store.put(key, {
       state: "failed",
       message: error.message,
@@ -107,6 +107,19 @@ function recordFailure(store: FrameStore, key: string, error: unknown, signal: A
     } satisfies ToolRecord);
   else store.put(key, { state: "failed", message: FAILED, retryable: false, handler: false } satisfies ToolRecord);
   return error;
+}
+
+/**
+ * Whether a handler failed with a `ToolHandlerError`, as the library's runner reads it (its
+ * `isInstance`): false for a value whose prototype cannot be read (a revoked Proxy), which would
+ * otherwise throw here in place of the failure and leave the call recorded as still running.
+ */
+function isHandlerError(error: unknown): error is ToolHandlerError {
+  try {
+    return error instanceof ToolHandlerError;
+  } catch {
+    return false;
+  }
 }
 
 /** A streamed result passed through as it grows; its final value is what is recorded. */
