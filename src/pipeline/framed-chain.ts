@@ -5,6 +5,7 @@ import type { FramedMessage, Framing, FramingClass } from "../framing/framing.ts
 import type { ProviderDecoder, ProviderProtocol } from "../providers/provider-decoder.ts";
 import { isInstance, toErrorInfo, ToolCallStreamError, type StreamErrorInfo } from "../shared/errors.ts";
 import type { DiscardedToolCall, ToolCallEvent } from "../shared/events.ts";
+import { withChoice } from "../shared/values.ts";
 
 /** Options of {@link ToolCallChain}: each stage's own, given to it alone. */
 export interface ToolCallChainOptions extends Omit<ToolCallAccumulatorOptions, "turnBlocks"> {
@@ -81,14 +82,13 @@ export class FramedChain {
    * step) never reached the reader: the `abort` that follows lists it as discarded, not lost.
    */
   #take(event: ToolCallEvent): void {
-    const lost = this.#lost;
-    if (event.type === "abort" && lost) event = { ...event, discarded: [lost, ...event.discarded] };
+    if (event.type === "abort" && this.#lost) event.discarded.unshift(this.#lost);
     try {
       this.#hold.take(event);
     } catch (error) {
       if (event.type === "tool-call") {
-        const { index, id, name, rawArguments, choice } = event;
-        this.#lost = { index, id, name, rawArguments, ...(choice !== undefined && { choice }) };
+        const { index, id, name, rawArguments } = event;
+        this.#lost = withChoice({ index, id, name, rawArguments }, event.choice);
       }
       throw error;
     }
