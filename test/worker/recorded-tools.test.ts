@@ -3,19 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { ToolHandlerError, type JsonValue, type ToolCall } from "../../src/index.ts";
 import { recordedTools } from "../../worker/resumable/recorded-tools.ts";
-import type { FrameStore } from "../../worker/resumable/response-log-storage.ts";
-
-/** A FrameStore in memory. */
-function memoryStore(): FrameStore & { entries: Map<string, unknown> } {
-  const entries = new Map<string, unknown>();
-  return {
-    entries,
-    get: (key) => entries.get(key),
-    put: (key, value) => void entries.set(key, value),
-    delete: (key) => entries.delete(key),
-    list: () => entries.entries(),
-  };
-}
+import { memoryFrameStore as memoryStore } from "./memory-frame-store.ts";
 
 const call: ToolCall = { index: 0, id: "call_1", name: "t", arguments: {}, rawArguments: "{}" };
 const context = { call, signal: new AbortController().signal };
@@ -43,7 +31,7 @@ describe("recordedTools", () => {
     }
     // Compared by identity: the matcher's diff would touch the revoked Proxy.
     expect(thrown === proxy).toBe(true);
-    expect(store.entries.get("tool:call_1")).toEqual({
+    expect(store.values.get("tool:call_1")).toEqual({
       state: "failed",
       message: "The tool failed.",
       retryable: false,

@@ -10,13 +10,8 @@ import type { ResponseBuffer } from "../../worker/resumable/response-buffer.ts";
 import { toBatch } from "../../worker/resumable/response-log.ts";
 import { keyedStore } from "../../worker/resumable/keyed-store.ts";
 import { loadBatchHolding, loadResponseLog } from "../../worker/resumable/response-log-reads.ts";
-import {
-  CHUNK_BYTES,
-  LogWriter,
-  splitBytes,
-  type FrameStore,
-  type StoredLog,
-} from "../../worker/resumable/response-log-storage.ts";
+import { CHUNK_BYTES, LogWriter, splitBytes, type StoredLog } from "../../worker/resumable/response-log-storage.ts";
+import { memoryFrameStore } from "./memory-frame-store.ts";
 import {
   chatChunk,
   FakeUpstream,
@@ -258,17 +253,7 @@ describe("resumable responses after an eviction", () => {
 
 describe("response log storage", () => {
   const frames = ["id: 0\n\n", "😀 split", "x".repeat(23), "é😀😀", "\n"];
-  const memory = (): FrameStore & { values: Map<string, unknown> } => {
-    const values = new Map<string, unknown>();
-    return {
-      values,
-      get: (key) => values.get(key),
-      put: (key, value) => void values.set(key, value),
-      delete: (key) => values.delete(key),
-      list: ({ prefix = "" } = {}) =>
-        [...values].filter(([key]) => key.startsWith(prefix)).sort(([a], [b]) => (a < b ? -1 : 1)),
-    };
-  };
+  const memory = memoryFrameStore;
 
   it("splitBytes cuts anywhere (even inside a UTF-8 character) into pieces of at most the given size, each with a buffer of its own", () => {
     const bytes = new TextEncoder().encode(frames.join(""));

@@ -100,31 +100,45 @@ const withoutIds = (events: readonly string[], drop: readonly boolean[]): string
 const lastCuttable = (events: readonly string[]): number =>
   events.findIndex((e) => /"event_type":"interaction\.complete/.test(e));
 
+/** Up to `max` cuts (at least `min`), each after some whole events, part into the next, by an error or an early end. */
+const cutsOf = (min: number, max: number): fc.Arbitrary<Cut[]> =>
+  fc.array(
+    fc.record({
+      events: fc.nat({ max: 30 }),
+      part: fc.double({ min: 0, max: 0.999, noNaN: true }),
+      how: fc.constantFrom("error" as const, "end" as const),
+    }),
+    { minLength: min, maxLength: max },
+  );
+
+/** Where each answer is split into chunks, as fractions of its bytes. */
+const SPLITS = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 8 });
+
+/** `events` served cut as `rawCuts` say, in chunks split at `splits`, read resumed: the events of the whole stream, one resume per cut. */
+async function resumedWhole(
+  events: readonly string[],
+  rawCuts: readonly Cut[],
+  splits: readonly number[],
+  name: string,
+) {
+  const expected = await whole(events);
+  // The first cut comes after the interaction's id (before it nothing can be resumed).
+  const cuts = rawCuts.map((cut, n) => (n === 0 ? { ...cut, events: Math.max(1, cut.events) } : cut));
+  const { first, reopen, points } = fakeApi(events, cuts, splits);
+  const got = await read(geminiInteractionsResumingBody(first, { reopen }));
+  assertEquals(got, expected, name);
+  assertEquals(points.length, cuts.length, "one resume per cut");
+}
+
 group("Gemini Interactions resume after the last event_id", (test) => {
   test("any cuts (up to 3, mid-event, by an error or an early end) in any chunks: the events of the stream whole, each once (property)", async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...STREAMS),
         fc.array(fc.boolean(), { minLength: 1, maxLength: 5 }),
-        fc.array(
-          fc.record({
-            events: fc.nat({ max: 30 }),
-            part: fc.double({ min: 0, max: 0.999, noNaN: true }),
-            how: fc.constantFrom("error" as const, "end" as const),
-          }),
-          { maxLength: 3 },
-        ),
-        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 8 }),
-        async (stream, drop, rawCuts, splits) => {
-          const events = withoutIds(stream.events, drop);
-          const expected = await whole(events);
-          // The first cut comes after the interaction's id (before it nothing can be resumed).
-          const cuts = rawCuts.map((cut, n) => (n === 0 ? { ...cut, events: Math.max(1, cut.events) } : cut));
-          const { first, reopen, points } = fakeApi(events, cuts, splits);
-          const got = await read(geminiInteractionsResumingBody(first, { reopen }));
-          assertEquals(got, expected, stream.name);
-          assertEquals(points.length, cuts.length, "one resume per cut");
-        },
+        cutsOf(0, 3),
+        SPLITS,
+        (stream, drop, cuts, splits) => resumedWhole(withoutIds(stream.events, drop), cuts, splits, stream.name),
       ),
       { seed: 3401, numRuns: 120 },
     );
@@ -136,23 +150,11 @@ group("Gemini Interactions resume after the last event_id", (test) => {
       fc.asyncProperty(
         fc.constantFrom(...STREAMS),
         fc.array(fc.nat({ max: 2 }), { minLength: 1, maxLength: 5 }),
-        fc.array(
-          fc.record({
-            events: fc.nat({ max: 30 }),
-            part: fc.double({ min: 0, max: 0.999, noNaN: true }),
-            how: fc.constantFrom("error" as const, "end" as const),
-          }),
-          { minLength: 1, maxLength: 2 },
-        ),
-        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 8 }),
-        async (stream, eols, rawCuts, splits) => {
+        cutsOf(1, 2),
+        SPLITS,
+        (stream, eols, cuts, splits) => {
           const events = stream.events.map((event, i) => event.replaceAll("\n", EOLS[eols[i % eols.length]!]!));
-          const expected = await whole(events);
-          const cuts = rawCuts.map((cut, n) => (n === 0 ? { ...cut, events: Math.max(1, cut.events) } : cut));
-          const { first, reopen, points } = fakeApi(events, cuts, splits);
-          const got = await read(geminiInteractionsResumingBody(first, { reopen }));
-          assertEquals(got, expected, stream.name);
-          assertEquals(points.length, cuts.length, "one resume per cut");
+          return resumedWhole(events, cuts, splits, stream.name);
         },
       ),
       { seed: 3407, numRuns: 80 },
