@@ -19,7 +19,7 @@ const compatible = { ...env, OPENAI_BASE_URL: "https://llm.internal/v1" };
 const KEYS = {
   prompt_cache_key: "thread-42",
   prompt_cache_retention: "24h",
-  prompt_cache_options: { mode: "explicit", ttl: "30m" },
+  prompt_cache_options: { mode: "implicit", ttl: "30m" },
   safety_identifier: "user-7f3a",
   store: true,
   metadata: { team: "docs" },
@@ -74,6 +74,19 @@ for (const [path, prompt] of Object.entries(ROUTES))
         expect(picked((await send("gemini-interactions/gemini-x", { ...FIELDS, store }, interactions)).body)).toEqual({
           store,
         });
+    });
+
+    it("`prompt_cache_options.mode: explicit`: sent without it, as the breakpoints it needs are not carried", async () => {
+      // OpenAI caches nothing in explicit mode without a `prompt_cache_breakpoint`, and the Worker
+      // keeps none (a message's parts become one text): implicit, OpenAI's default, caches the prefix.
+      for (const model of ["openai/gpt-x", "openai-responses/gpt-x"]) {
+        const explicit = { mode: "explicit", ttl: "30m" };
+        expect((await send(model, { prompt_cache_options: explicit })).body?.["prompt_cache_options"], model).toEqual({
+          ttl: "30m",
+        });
+        const alone = (await send(model, { prompt_cache_options: { mode: "explicit" } })).body;
+        expect(alone && "prompt_cache_options" in alone, model).toBe(false);
+      }
     });
 
     it("`prompt_cache_options`' own fields are checked, each named", async () => {

@@ -59,7 +59,12 @@ export function openAIKeysOf(fields: Record<string, unknown>): Pick<StreamReques
 /** `prompt_cache_options`' fields and values, openai-node's `PromptCacheOptions`: what OpenAI takes. */
 const CACHE_OPTIONS: Readonly<Record<string, readonly string[]>> = { mode: ["implicit", "explicit"], ttl: ["30m"] };
 
-/** `prompt_cache_options` checked field by field (a 400 naming the one at fault), or undefined when absent. */
+/**
+ * `prompt_cache_options` checked field by field (a 400 naming the one at fault), or undefined when
+ * absent or empty. `mode: "explicit"` is left out: OpenAI then caches nothing but at a part's
+ * `prompt_cache_breakpoint`, which the Worker does not carry (a message's parts become one text),
+ * so it would cache nothing; without it OpenAI's implicit breakpoint (its default) caches the prefix.
+ */
 function cacheOptionsOf(value: unknown): Record<string, string> | undefined {
   if (value === undefined) return undefined;
   if (!isObject(value))
@@ -70,7 +75,9 @@ function cacheOptionsOf(value: unknown): Record<string, string> | undefined {
     if (!values) throw invalidField(field, `\`prompt_cache_options\` has \`mode\` and \`ttl\` alone.`);
     oneOf(option ?? undefined, field, values);
   }
-  return value as Record<string, string>;
+  const { mode, ...rest } = value as Record<string, string>;
+  const sent = mode === "explicit" ? rest : (value as Record<string, string>);
+  return Object.keys(sent).length > 0 ? sent : undefined;
 }
 
 const pair = (key: string, value: JsonObject[string] | undefined): JsonObject =>
