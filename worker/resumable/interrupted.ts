@@ -83,6 +83,7 @@ export function endInterruptedLog(log: ResponseLog, meta: StoredMeta, store: Fra
   const writer = new LogWriter(store, meta.limits);
   writer.reopen(meta);
   writer.append(log.append(frames));
-  writer.end(true);
+  // The window of the restored log, trimmed as a later restore would: the next resume reads a batch, not the log.
+  writer.end(true, { first: log.first, next: log.next });
   log.finish();
 }

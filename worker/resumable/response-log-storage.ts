@@ -65,7 +65,7 @@ export interface StoredMeta {
   /**
    * Once done: the oldest frame kept and the frame after the last, so that a resume is served from
    * the batch holding its next frame on, never by loading the whole log (absent in logs an older
-   * Worker wrote, and in one a restart cut: those are loaded whole).
+   * Worker wrote, and in one a restart cut until its first resume ends it: those are loaded whole).
    */
   window?: { first: number; next: number };
 }
@@ -197,10 +197,14 @@ export class LogWriter {
     }
   }
 
-  /** Marks the log ended (`interrupted`: by a restart), with the window of frames it keeps when it wrote them all. */
-  end(interrupted = false): void {
+  /**
+   * Marks the log ended (`interrupted`: by a restart), with the window of frames it keeps: its own
+   * when it wrote them all, else `known`, the window of the log loaded back and ended (one a
+   * restart cut), so that later resumes read it a batch at a time, not whole.
+   */
+  end(interrupted = false, known?: { first: number; next: number }): void {
     if (!this.#meta) throw new Error("The response log was never begun.");
-    const window = this.#wroteAll ? this.#window() : undefined;
+    const window = this.#wroteAll ? this.#window() : known;
     this.#meta = {
       ...this.#meta,
       done: true,

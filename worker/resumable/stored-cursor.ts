@@ -15,8 +15,8 @@ import { resumeRefusal } from "./resume-point.ts";
  * the end), written in its header when it finished, answers 410 without reading a batch.
  *
  * `undefined` when the log is not one to serve this way: not stored, still running elsewhere, cut
- * by a restart (ended on its first resume, from the whole log) or written by an older Worker
- * without its window.
+ * by a restart and not yet ended (its first resume ends it, from the whole log, and writes its
+ * window) or written by an older Worker without its window.
  *
  * @example
  * ```ts
@@ -29,7 +29,7 @@ export function storedLogCursor(
   lastSeen: number,
 ): { cursor: LogCursor; headers: Record<string, string> } | undefined {
   const meta = loadMeta(store);
-  if (!meta?.done || meta.interrupted || !meta.window) return undefined;
+  if (!meta?.done || !meta.window) return undefined;
   const { first, next: end } = meta.window;
   const refused = resumeRefusal(lastSeen, first, end);
   if (refused) throw refused;
