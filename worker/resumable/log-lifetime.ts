@@ -52,6 +52,8 @@ export interface PumpToEndOptions {
   timers: Timers;
   /** The write window of the pump (`log-pump.ts`), 0 for arrays already grouped. */
   groupMs: number;
+  /** How long a reader may hold the log full before it is cut (`DETACHED_LIMIT_MS`, `log-pump.ts`). */
+  lagLimitMs: number;
   /** How long a finished log is kept (`RESUME_TTL_MS`). */
   resumeTtlMs: number;
   /** The expiry {@link beginStoredLog} set. */
@@ -67,7 +69,7 @@ export interface PumpToEndOptions {
  *
  * @example
  * ```ts
- * ctx.waitUntil(pumpToEnd(ctx.storage, id, running, batches, writer, { timers, groupMs: 0, resumeTtlMs, expiry, release }));
+ * ctx.waitUntil(pumpToEnd(ctx.storage, id, running, batches, writer, { timers, groupMs: 0, lagLimitMs: 120_000, resumeTtlMs, expiry, release }));
  * ```
  */
 export async function pumpToEnd(
@@ -78,9 +80,9 @@ export async function pumpToEnd(
   writer: LogWriter,
   options: PumpToEndOptions,
 ): Promise<void> {
-  const { timers, groupMs, resumeTtlMs, expiry, release } = options;
+  const { timers, groupMs, lagLimitMs, resumeTtlMs, expiry, release } = options;
   try {
-    await pumpIntoLog(batches, running.log, writer, { timers, groupMs });
+    await pumpIntoLog(batches, running.log, writer, { timers, groupMs, lagLimitMs });
   } finally {
     running.ended();
     // From now on the log is served from storage (once the first client took its place in

@@ -1,5 +1,5 @@
 import { formatToolCallEvent, joinDeltas } from "../../src/index.ts";
-import type { LogCursor, ResponseLog } from "./response-log.ts";
+import { LAGGED, type LogCursor, type ResponseLog } from "./response-log.ts";
 import type { LogWriter } from "./response-log-storage.ts";
 import type { TimerHandle, Timers } from "../runtime.ts";
 
@@ -30,6 +30,12 @@ export interface PumpOptions {
    * the chain's `batchWindowMs`).
    */
   groupMs: number;
+  /**
+   * How long the log may stay full before the readers that hold it so are cut
+   * (`DETACHED_LIMIT_MS`): a client that reads nothing (its socket full, its connection open)
+   * holds the provider back that long at most, never the response for ever.
+   */
+  lagLimitMs: number;
 }
 
 /**
@@ -46,7 +52,7 @@ export interface PumpOptions {
  *
  * @example
  * ```ts
- * ctx.waitUntil(pumpIntoLog(batches, log, writer, { timers: platformRuntime.timers, groupMs: 25 }));
+ * ctx.waitUntil(pumpIntoLog(batches, log, writer, { timers: platformRuntime.timers, groupMs: 25, lagLimitMs: 120_000 }));
  * ```
  */
 export async function pumpIntoLog(
@@ -55,7 +61,7 @@ export async function pumpIntoLog(
   writer: LogWriter,
   options: PumpOptions,
 ): Promise<void> {
-  const { timers, groupMs } = options;
+  const { timers, groupMs, lagLimitMs } = options;
   const reader = batches.getReader();
   let pending: AnyEvent[] = [];
   let lastWrite = Number.NEGATIVE_INFINITY;
@@ -72,7 +78,7 @@ export async function pumpIntoLog(
   };
   try {
     for (;;) {
-      if (log.full) await log.room();
+      if (log.full) await roomOrCut(log, timers, lagLimitMs);
       const result = await reader.read();
       if (result.done) break;
       for (const event of result.value) pending.push(event);
@@ -85,6 +91,19 @@ export async function pumpIntoLog(
     log.finish();
     writer.end();
   }
+}
+
+/** Waits for room in `log`, at most `limitMs`; then cuts the readers that hold it full. */
+async function roomOrCut(log: ResponseLog, timers: Timers, limitMs: number): Promise<void> {
+  let timer: TimerHandle | undefined;
+  const cut = new Promise<void>((resolve) => {
+    timer = timers.setTimeout(() => {
+      log.cutLaggards();
+      resolve();
+    }, limitMs);
+  });
+  await Promise.race([log.room(), cut]);
+  timers.clearTimeout(timer);
 }
 
 /**
@@ -108,6 +127,15 @@ export function logBody(cursor: LogCursor, onLeave: () => void): ReadableStream<
   };
   return new ReadableStream<Uint8Array>(
     {
+      start: (controller) => {
+        // Cut for lagging (`ResponseLog.cutLaggards`): the body errors now, whether or not it reads,
+        // so the connection and what it holds go at once; the client resumes with Last-Event-ID.
+        cursor.onCut?.(() => {
+          if (left) return;
+          leave();
+          controller.error(new Error(LAGGED));
+        });
+      },
       pull: async (controller) => {
         const step = await cursor.read();
         if (left) return; // the client went away while this read waited

@@ -251,7 +251,9 @@ export class ResponseBuffer extends DurableObject<Env> {
     const release = (): void => {
       if (this.#running.get(id) === running) this.#running.delete(id);
     };
-    const options = { timers: this.#runtime.timers, groupMs, resumeTtlMs, expiry, release };
+    // A client that reads nothing holds the log full for the detached limit at most (`log-pump.ts`).
+    const lagLimitMs = detachedLimitMs;
+    const options = { timers: this.#runtime.timers, groupMs, lagLimitMs, resumeTtlMs, expiry, release };
     this.ctx.waitUntil(pumpToEnd(this.ctx.storage, id, running, batches, writer, options).finally(() => armed));
     return undefined;
   }

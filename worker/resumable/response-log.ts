@@ -42,10 +42,22 @@ export type LogStep =
 
 /** A reader's position in a {@link ResponseLog}. */
 export interface LogCursor {
-  /** The next step; waits while the response is running and every frame so far was read. A closed cursor reads `end`. */
+  /** The next step; waits while the response is running and every frame so far was read. A closed cursor reads `end`, a cut one throws. */
   read(): Promise<LogStep>;
   /** Detaches the reader (idempotent). */
   close(): void;
+  /** Calls `listener` once if the log cuts this reader ({@link ResponseLog.cutLaggards}): it lagged too long. */
+  onCut?(listener: () => void): void;
+}
+
+/** What a cut reader's next read throws: its client must resume (its frames may be dropped). */
+export const LAGGED = "The client read nothing for too long while the response's log was full; resume with Last-Event-ID.";
+
+/** An open cursor's state: its next frame, and what runs if the log cuts it. */
+interface Position {
+  at: number;
+  cut: boolean;
+  onCut?: (() => void) | undefined;
 }
 
 /**
@@ -78,7 +90,7 @@ export class ResponseLog {
   readonly #limits: ResponseLogLimits;
   readonly #batches: LogBatch[] = [];
   /** The next sequence number of each open cursor. */
-  readonly #positions = new Set<{ at: number }>();
+  readonly #positions = new Set<Position>();
   /** Readers waiting for the next frame or the end, and the writer waiting for room. */
   #waiting: Array<() => void> = [];
   /** Sequence number of the oldest frame kept (frames of `#batches[0]` before it are dropped). */
@@ -178,7 +190,7 @@ export class ResponseLog {
   /** A cursor at the frame after `lastSeen`: the kept frames, then the live ones, no duplicate, no gap. */
   open(lastSeen: number): LogCursor {
     if (!this.canResumeAfter(lastSeen)) throw new RangeError("The frames after this one are no longer kept.");
-    const position = { at: lastSeen + 1 };
+    const position: Position = { at: lastSeen + 1, cut: false };
     this.#positions.add(position);
     const close = (): void => {
       if (!this.#positions.delete(position)) return;
@@ -189,6 +201,7 @@ export class ResponseLog {
       while (this.#positions.has(position) && position.at >= this.#next && !this.#done) {
         await new Promise<void>((resolve) => this.#waiting.push(resolve));
       }
+      if (position.cut) throw new Error(LAGGED);
       if (!this.#positions.has(position) || position.at >= this.#next) return { type: "end" };
       const batch = this.#batchOf(position.at);
       const from = position.at === batch.first ? 0 : batch.ends[position.at - batch.first - 1]!;
@@ -199,7 +212,30 @@ export class ResponseLog {
       }
       return { type: "frames", text: from === 0 ? batch.text : batch.text.slice(from) };
     };
-    return { read, close };
+    const onCut = (listener: () => void): void => {
+      position.onCut = listener;
+    };
+    return { read, close, onCut };
+  }
+
+  /**
+   * Cuts the readers that hold the log {@link ResponseLog.full}: those yet to read a frame the
+   * bounds would drop. Each is detached (its next read throws {@link LAGGED}) and told, then the
+   * log drops what the bounds drop and the writer goes on. Returns how many were cut.
+   */
+  cutLaggards(): number {
+    const keep = this.#keepFrom();
+    let cut = 0;
+    for (const position of [...this.#positions]) {
+      if (position.at >= keep) continue;
+      this.#positions.delete(position);
+      position.cut = true;
+      cut++;
+      position.onCut?.();
+    }
+    this.#trim();
+    this.#wake();
+    return cut;
   }
 
   #push(batch: LogBatch): void {
@@ -218,6 +254,25 @@ export class ResponseLog {
       else high = middle - 1;
     }
     return this.#batches[low]!;
+  }
+
+  /** The oldest frame the bounds keep, whoever still has to read the older ones. */
+  #keepFrom(): number {
+    let first = this.#first;
+    let bytes = this.#bytes;
+    let batch = 0;
+    const over = (): boolean => {
+      const frames = this.#next - first;
+      return frames > 1 && (frames > this.#limits.maxFrames || bytes > this.#limits.maxBytes);
+    };
+    while (over()) {
+      const head = this.#batches[batch]!;
+      const index = first - head.first;
+      bytes -= head.ends[index]! - (index === 0 ? 0 : head.ends[index - 1]!);
+      first++;
+      if (first === head.first + head.ends.length) batch++;
+    }
+    return first;
   }
 
   /** Drops the oldest frames past the bounds that no open cursor still has to read. */
