@@ -51,7 +51,8 @@ export interface LogCursor {
 }
 
 /** What a cut reader's next read throws: its client must resume (its frames may be dropped). */
-export const LAGGED = "The client read nothing for too long while the response's log was full; resume with Last-Event-ID.";
+export const LAGGED =
+  "The client read nothing for too long while the response's log was full; resume with Last-Event-ID.";
 
 /** An open cursor's state: its next frame, and what runs if the log cuts it. */
 interface Position {
