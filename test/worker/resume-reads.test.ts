@@ -45,22 +45,28 @@ function counting(store: FrameStore) {
   return { store: wrapped, seen };
 }
 
+/** A log of BATCHES batches written to `store` (begun, not ended): its writer. */
+function writtenLog(store: FrameStore, limits: { maxFrames: number; maxBytes: number }): LogWriter {
+  const writer = new LogWriter(store, limits);
+  writer.begin("stream", { "content-type": "text/event-stream" });
+  for (let b = 0; b < BATCHES; b++) {
+    const first = b * FRAMES_PER_BATCH;
+    writer.append(
+      toBatch(
+        first,
+        Array.from({ length: FRAMES_PER_BATCH }, (_, i) => frame(first + i)),
+      ),
+    );
+  }
+  return writer;
+}
+
 /** A finished log of BATCHES batches written to a fresh object's storage, then `check` on it. */
 function withFinishedLog<T>(check: (store: FrameStore) => T | Promise<T>): Promise<T> {
   const id = newTestResponseId();
   return runInDurableObject(objectOf(id), async (_instance, state) => {
     const store = keyedStore(state.storage.kv, id);
-    const writer = new LogWriter(store, { maxFrames: 1_000_000, maxBytes: 1 << 30 });
-    writer.begin("stream", { "content-type": "text/event-stream" });
-    for (let b = 0; b < BATCHES; b++) {
-      const first = b * FRAMES_PER_BATCH;
-      writer.append(
-        toBatch(
-          first,
-          Array.from({ length: FRAMES_PER_BATCH }, (_, i) => frame(first + i)),
-        ),
-      );
-    }
+    const writer = writtenLog(store, { maxFrames: 1_000_000, maxBytes: 1 << 30 });
     writer.end();
     return check(store);
   });
@@ -135,17 +141,7 @@ function withInterruptedLog<T>(
   const id = newTestResponseId();
   return runInDurableObject(objectOf(id), async (_instance, state) => {
     const store = keyedStore(state.storage.kv, id);
-    const writer = new LogWriter(store, limits);
-    writer.begin("stream", { "content-type": "text/event-stream" });
-    for (let b = 0; b < BATCHES; b++) {
-      const first = b * FRAMES_PER_BATCH;
-      writer.append(
-        toBatch(
-          first,
-          Array.from({ length: FRAMES_PER_BATCH }, (_, i) => frame(first + i)),
-        ),
-      );
-    }
+    writtenLog(store, limits);
     const restored = restoreStoredLog(state, id, store, 60_000)!;
     const cursor = restored.log.open(restored.log.first - 1);
     return check(store, await readAll(cursor));
