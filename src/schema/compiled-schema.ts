@@ -99,8 +99,10 @@ function compileRoot(schema: unknown, options: CompileOptions): SchemaNode {
     return node;
   } catch (error) {
     // A schema object whose reading throws (a getter, a proxy): the checks are total, so it accepts anything.
+    // A stack that ran out first (a cold isolate's frames are larger) is a chain too deep all the
+    // same: refused, never read as a schema that accepts anything.
     const node = unread();
-    if (error === TOO_DEEP) limits.set(node, "nesting");
+    if (error === TOO_DEEP || error instanceof RangeError) limits.set(node, "nesting");
     return node;
   } finally {
     if (options.budget)

@@ -261,6 +261,34 @@ group("checkToolArguments: $refs that nest deep", (test) => {
     }
   });
 
+  test("a chain of $refs that overflows what is left of the stack is refused, never accepted unread", () => {
+    // A cold isolate's interpreter frames are larger: workerd's stack ran out before the 1,000th
+    // $ref, and the overflow, caught as an unreadable schema, accepted anything. Here the stack is
+    // used up to each depth in turn before the check: whatever is left, the chain is never `[]`.
+    const schema = chain(1_000, 1);
+    const deepest = (n: number): number => {
+      try {
+        return deepest(n + 1);
+      } catch {
+        return n;
+      }
+    };
+    const at = (n: number): unknown => (n === 0 ? checkToolSchema(schema) : at(n - 1));
+    const max = deepest(0);
+    let refusedWhole = 0;
+    for (let depth = max; depth > 0; depth -= Math.max(1, Math.floor(max / 400))) {
+      let issues: unknown;
+      try {
+        issues = at(depth);
+      } catch {
+        continue; // the overflow came before or after the check: not an answer
+      }
+      assert(Array.isArray(issues) && issues.length > 0, `accepted at a stack depth of ${depth}`);
+      refusedWhole++;
+    }
+    assert(refusedWhole > 0, "checked at some depth");
+  });
+
   test("a chain in place of thousands of schemas, each $ref compiled shallow first, is refused as such, never a stack overflow", () => {
     // `a{i}` is 8 allOf around a $ref to `a{i-1}`; `p` reaches each `a{i}` in turn, so the compilation
     // stays shallow, while the root's $ref starts a chain in place of some 18,000 schemas. Measured
