@@ -1,4 +1,5 @@
 import type { Env } from "./env.ts";
+import { asGet } from "./http/head.ts";
 import { asHttpError, errorResponse, HttpError } from "./response/json-error.ts";
 import { corsOrigins, listedCorsHeaders } from "./http/cors.ts";
 import { healthzRoute } from "./page/healthz.ts";
@@ -88,7 +89,7 @@ export function createFetchHandler(runtime: Runtime): (request: Request, env: En
   return async (request, env) => {
     // HEAD is GET without its content (RFC 9110 §9.3.2): the GET route answers it, its body dropped.
     const head = request.method === "HEAD";
-    const answer = await routed(head ? new Request(request, { method: "GET" }) : request, env, runtime);
+    const answer = await routed(head ? asGet(request) : request, env, runtime);
     return secured(answer, head);
   };
 }

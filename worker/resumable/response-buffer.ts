@@ -128,9 +128,10 @@ export class ResponseBuffer extends DurableObject<Env> {
     const { pathname, searchParams } = new URL(request.url);
     const id = searchParams.get("id") ?? "";
     const answer = await this.#answer(id, async () => {
-      if (request.method !== "GET" || pathname !== "/attach")
+      const head = request.method === "HEAD";
+      if ((request.method !== "GET" && !head) || pathname !== "/attach")
         throw new HttpError(404, { code: "not_found", message: "No such route." });
-      return this.#attach(id, Number(searchParams.get("after") ?? "-1"));
+      return this.#attach(id, Number(searchParams.get("after") ?? "-1"), head);
     });
     return answer ?? new Response(null, { status: 204 });
   }
@@ -265,10 +266,10 @@ export class ResponseBuffer extends DurableObject<Env> {
     return restoreStoredLog(this.ctx, id, this.#store(id), this.#settings().resumeTtlMs);
   }
 
-  /** One client's body: the frames after `lastSeen` ({@link liveLogResponse}). */
-  #attach(id: string, lastSeen: number): Response {
+  /** One client's body: the frames after `lastSeen` ({@link liveLogResponse}); a HEAD's answer without it. */
+  #attach(id: string, lastSeen: number, head: boolean): Response {
     // A finished log is read from storage from the client's frame on, a batch per client read.
     const stored = this.#running.has(id) ? undefined : storedLogResponse(this.#store(id), lastSeen, this.#runtime);
-    return stored ?? liveLogResponse(this.#currentLog(id), lastSeen, this.#runtime.timers);
+    return stored ?? liveLogResponse(this.#currentLog(id), lastSeen, this.#runtime.timers, head);
   }
 }

@@ -1,5 +1,6 @@
 import type { Settings } from "../env.ts";
 import { exposeAlso } from "../http/cors.ts";
+import { answersHead } from "../http/head.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
 import { HttpError } from "../response/json-error.ts";
 import type { ResponseBuffer } from "./response-buffer.ts";
@@ -110,7 +111,10 @@ export async function resumeStream(
     await stub.cancel(id);
     return new Response(null, { status: 204, headers: cors });
   }
-  return withHeaders(await attach(stub, id, lastSeen), { ...cors, "x-response-id": id });
+  // A HEAD's GET takes no reader's place: it would hold a running response's first one, or put
+  // off the cancellation of a response no client reads, and leave at once.
+  const answer = await attach(stub, id, lastSeen, answersHead(request) ? "HEAD" : "GET");
+  return withHeaders(answer, { ...cors, "x-response-id": id });
 }
 
 /**
@@ -122,8 +126,13 @@ export async function resumeStream(
  * const body = await attach(stub, id, Number(lastEventId));
  * ```
  */
-export function attach(stub: DurableObjectStub<ResponseBuffer>, id: string, after: number): Promise<Response> {
-  return stub.fetch(`https://response-buffer/attach?id=${encodeURIComponent(id)}&after=${after}`);
+export function attach(
+  stub: DurableObjectStub<ResponseBuffer>,
+  id: string,
+  after: number,
+  method: "GET" | "HEAD" = "GET",
+): Promise<Response> {
+  return stub.fetch(`https://response-buffer/attach?id=${encodeURIComponent(id)}&after=${after}`, { method });
 }
 
 /**

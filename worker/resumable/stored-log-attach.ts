@@ -67,7 +67,8 @@ export function restoreStoredLog(
 /**
  * One client's body: the frames after `lastSeen`, pulled from the log as the client reads
  * them, one chunk per batch (a slow client holds no queue of its own, and holds the provider
- * back once it lags the whole log behind).
+ * back once it lags the whole log behind). With `head`, the answer's headers alone, taking no
+ * reader's place.
  *
  * @example
  * ```ts
@@ -78,11 +79,14 @@ export function liveLogResponse(
   current: CurrentLog | undefined,
   lastSeen: number,
   timers: Runtime["timers"],
+  head = false,
 ): Response {
   if (!current) throw UNKNOWN();
   const { log, headers, running } = current;
   const refused = resumeRefusal(lastSeen, log.first, log.next);
   if (refused) throw refused;
+  // A HEAD takes no reader's place: not the first client's, nor the detached limit's reset.
+  if (head) return new Response(null, { headers });
   // The heartbeat finds a client that vanished while nothing is written (keep-alives upstream).
   const body = withHeartbeat(
     logBody(running ? running.reader(lastSeen) : log.open(lastSeen), () => running?.left()),
