@@ -2,7 +2,14 @@ import { member, thousands } from "./bounded-issues.ts";
 import { canonicalJson } from "./check-budget.ts";
 import type { StepBudget } from "./pattern/pattern-vm.ts";
 import { inDraft, resource } from "./schema-reading.ts";
-import { ANCHORS, identifierNames, MAX_IDENTIFIER_LENGTH, ROOT_SCHEME, resourcesOf } from "./schema-resources.ts";
+import {
+  ANCHORS,
+  identifierNames,
+  MAX_IDENTIFIER_LENGTH,
+  notUriReference,
+  ROOT_SCHEME,
+  resourcesOf,
+} from "./schema-resources.ts";
 import type { JsonValue } from "../shared/json.ts";
 import { isRecord } from "../shared/values.ts";
 
@@ -130,6 +137,7 @@ const NO_URI = "must be a URI reference (RFC 3986) that resolves against the $id
  */
 function readable(id: string): boolean {
   if (id.length > MAX_IDENTIFIER_LENGTH) return true;
+  if (notUriReference(id)) return false;
   try {
     new URL(id, `${ROOT_SCHEME}/schema`);
     return true;

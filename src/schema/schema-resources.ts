@@ -86,6 +86,22 @@ const KEYS = `${IN} ${MAPS}`.split(" ");
 const found = new WeakMap<object, Resources>();
 
 /**
+ * Whether `id` holds a character no URI reference has (RFC 3986: a space, a control, `"`, `<`,
+ * `>`, a backslash, `^`, a backtick, `{`, `|` or `}`). URL parsers differ on them (Chromium's
+ * reads `http://exa mple.com/`, which Node's and workerd's refuse; all three read `/a{b}`), so
+ * such an `$id` is refused before one is asked: alike on every runtime.
+ *
+ * @example
+ * ```ts
+ * notUriReference("http://exa mple.com/"); // true
+ * ```
+ */
+export function notUriReference(id: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the controls are what RFC 3986 excludes.
+  return /[\u0000-\u0020\u007f"<>\\^`{|}]/.test(id);
+}
+
+/**
  * The resources and anchors of a document, found once (kept per root object) in the schemas its
  * keywords hold, at most {@link MAX_SCHEMA_NODES} nested at most {@link MAX_SCHEMA_DEPTH} deep; a
  * URI's resolution costs a step per character, and the search stops past {@link MAX_COMPILE_STEPS}
@@ -106,7 +122,7 @@ export function resourcesOf(root: object, dialect: number): Resources {
   };
   const resolve = (uri: string, base: string | undefined): string | undefined => {
     state.steps += uri.length + (base?.length ?? 0);
-    if (base === undefined || uri.length > MAX_IDENTIFIER_LENGTH) return undefined;
+    if (base === undefined || uri.length > MAX_IDENTIFIER_LENGTH || notUriReference(uri)) return undefined;
     try {
       const href = new URL(uri, base).href.split("#")[0]!;
       return href.length > MAX_IDENTIFIER_LENGTH ? undefined : href;

@@ -16,6 +16,7 @@
 import { assertEquals, group } from "../support/harness.ts";
 import { check, DRAFT2019, DRAFT2020, DRAFT4, DRAFT7, issues } from "../support/schema-drafts.ts";
 
+const NO_URI_REFERENCE = "must be a URI reference (RFC 3986) that resolves against the $ids around it";
 group("checkToolSchema: shapes the metaschemas give", (test) => {
   test("the array form of items must hold a schema, where a draft has it", () => {
     for (const $schema of [undefined, DRAFT4, DRAFT7, DRAFT2019])
@@ -69,6 +70,9 @@ group("checkToolSchema: shapes the metaschemas give", (test) => {
       "parameters.$id: must be a URI reference (RFC 3986) that resolves against the $ids around it",
     ]);
     assertEquals(issues({ ...schema, $id: "urn:example:root" }), []);
+    // No URI reference has these (RFC 3986), whichever runtime's URL parser would read them.
+    for (const $id of ["http://example.com/a b", "http://example.com/a{b}", "item\\one", "<x>"])
+      assertEquals(issues({ $id, type: "object" }), [`parameters.$id: ${NO_URI_REFERENCE}`], $id);
   });
 
   test("a number past what a double holds (1e400, read as Infinity) is said to be so", () => {
