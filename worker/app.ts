@@ -1,6 +1,7 @@
 import type { Env } from "./env.ts";
 import { asGet } from "./http/head.ts";
-import { asHttpError, errorResponse, HttpError } from "./response/json-error.ts";
+import { asHttpError, HttpError } from "./response/json-error.ts";
+import { errorShapeOf } from "./protocols/path-errors.ts";
 import { corsOrigins, listedCorsHeaders } from "./http/cors.ts";
 import { healthzRoute } from "./page/healthz.ts";
 import { pageRoute } from "./page/route.ts";
@@ -106,10 +107,14 @@ async function routed(request: Request, env: Env, runtime: Runtime): Promise<Res
     return pageRoute(request, ROUTES);
   } catch (error) {
     // The routes without CORS checks of their own (the page, the health check, an unknown path)
-    // fail readable by a listed origin too: else its browser sees an opaque network error.
+    // fail readable by a listed origin too: else its browser sees an opaque network error. An
+    // unknown path under a protocol's is answered in that protocol's shape, which its client reads.
     const failure = asHttpError(error);
     const cors = listedCorsHeaders(request, corsOrigins(env));
-    return errorResponse(new HttpError(failure.status, failure.body, { ...cors, ...failure.headers }));
+    return errorShapeOf(
+      request,
+      pathname,
+    )(new HttpError(failure.status, failure.body, { ...cors, ...failure.headers }));
   }
 }
 
