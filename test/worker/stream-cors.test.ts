@@ -127,6 +127,25 @@ describe("POST /v1/stream CORS allow-list", () => {
     }
   });
 
+  it("each route's preflight allows that route's methods: the model list GET and HEAD, never POST", async () => {
+    for (const [path, methods] of [
+      ["/v1/models", "GET, HEAD, OPTIONS"],
+      ["/v1/ui/chat_1/stream", "GET, OPTIONS"],
+      ["/v1/stream/any-id", "GET, DELETE, OPTIONS"],
+      ["/v1/chat/completions", "POST, OPTIONS"],
+    ] as const) {
+      const response = await worker().call(
+        new Request(`http://localhost:8787${path}`, {
+          method: "OPTIONS",
+          headers: { origin: "https://app.example", "access-control-request-method": methods.split(", ")[0]! },
+        }),
+        env,
+      );
+      expect(response.status, path).toBe(204);
+      expect(response.headers.get("access-control-allow-methods"), path).toBe(methods);
+    }
+  });
+
   it("`*` allows any origin", async () => {
     const response = await worker().call(preflight("https://anyone.example"), testEnv({ CORS_ALLOW_ORIGINS: "*" }));
     expect(response.status).toBe(204);

@@ -23,7 +23,7 @@ export async function modelsRoute(request: Request, env: Env): Promise<Response>
   try {
     const origins = corsOrigins(env);
     cors = corsHeaders(request, origins);
-    if (request.method === "OPTIONS") return preflightResponse(request, origins);
+    if (request.method === "OPTIONS") return preflightResponse(request, origins, "GET, HEAD, OPTIONS");
     if (request.method !== "GET")
       throw new HttpError(405, { code: "method_not_allowed", message: "Use GET." }, { allow: "GET, HEAD, OPTIONS" });
     const settings = await authenticatedSettings(request, env);
