@@ -1,6 +1,9 @@
 // A request body that is not UTF-8 is not JSON (RFC 8259 §8.1): it is refused with a 400 in the
 // endpoint's own error shape, never decoded with U+FFFD in place of the bytes and sent on to the
-// provider as if the client had written that.
+// provider as if the client had written that. A body in another charset (UTF-16 or UTF-32, told by
+// the `charset` it declares, its BOM or its NUL bytes; or bytes that are not UTF-8 under another
+// declared charset) is a 415 that names it, as body-parser answers one; a `charset` alone changes
+// nothing (RFC 8259 §11), and a UTF-8 BOM is skipped.
 import { describe, expect, it } from "vitest";
 import { endpoints } from "./endpoint-bodies.ts";
 import { FakeUpstream, liveOpenAI, testEnv, worker } from "./support.ts";
@@ -48,4 +51,68 @@ describe("a request body that is not UTF-8", () => {
       expect(upstream.requests).toEqual([]);
     });
   }
+});
+
+/** `text` as UTF-16 or UTF-32, little- or big-endian, with a BOM or without. */
+function encoded(text: string, width: 2 | 4, littleEndian: boolean, bom: boolean): Uint8Array {
+  const units = (bom ? "\ufeff" : "") + text;
+  const bytes = new Uint8Array(units.length * width);
+  const view = new DataView(bytes.buffer);
+  for (let i = 0; i < units.length; i++) {
+    if (width === 2) view.setUint16(i * 2, units.charCodeAt(i), littleEndian);
+    else view.setUint32(i * 4, units.charCodeAt(i), littleEndian);
+  }
+  return bytes;
+}
+
+describe("a request body in another charset", () => {
+  const send = (app: ReturnType<typeof worker>, path: string, body: BodyInit, type = "application/json") =>
+    app.call(
+      new Request(`http://localhost:8787${path}`, {
+        method: "POST",
+        headers: { "content-type": type, authorization: "Bearer t" },
+        body,
+      }),
+      env,
+    );
+
+  for (const [name, endpoint] of Object.entries(endpoints)) {
+    it(`${endpoint.path} (${name}): UTF-16 and UTF-32 are a 415 naming them, in the endpoint's shape`, async () => {
+      const upstream = new FakeUpstream({ kind: "response", status: 500, body: "" });
+      const text = JSON.stringify(endpoint.valid());
+      const cases: [Uint8Array, string, string][] = [
+        [encoded(text, 2, true, true), "application/json", "UTF-16LE, by its byte order mark"],
+        [encoded(text, 2, false, true), "application/json", "UTF-16BE, by its byte order mark"],
+        [encoded(text, 4, true, true), "application/json", "UTF-32LE, by its byte order mark"],
+        [encoded(text, 4, false, true), "application/json", "UTF-32BE, by its byte order mark"],
+        [encoded(text, 2, true, false), "application/json", "UTF-16 or UTF-32, by its NUL bytes"],
+        [encoded(text, 2, false, false), "application/json; charset=UTF-16", "`charset=utf-16`"],
+        [encoded(text, 2, true, false), 'application/json; charset="utf-16le"', "`charset=utf-16le`"],
+        [withBytes(text, text.indexOf("?"), [0xe9]), "application/json; charset=ISO-8859-1", "`charset=iso-8859-1`"],
+      ];
+      for (const [body, type, which] of cases) {
+        const response = await send(worker(upstream), endpoint.path, body, type);
+        expect(response.status, `${type} ${which}`).toBe(415);
+        const error = await endpoint.expectError(response);
+        expect(error.message).toBe(`The request body is not UTF-8 (${which}): send the JSON as UTF-8 (RFC 8259 §8.1).`);
+      }
+      expect(upstream.requests).toEqual([]);
+    });
+  }
+
+  it("a charset alone changes nothing: ASCII under ISO-8859-1, UTF-8 under utf8, and a UTF-8 BOM are read", async () => {
+    const upstream = new FakeUpstream({ kind: "response", status: 500, body: "" });
+    const text = JSON.stringify(endpoints["stream"]!.valid());
+    const bom = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(text)]);
+    for (const [body, type] of [
+      [text, "application/json; charset=ISO-8859-1"],
+      [text.replace("Paris", "Zürich"), "application/json; charset=utf8"],
+      [bom, "application/json"],
+    ] as const) {
+      const response = await send(worker(upstream), "/v1/stream", body, type);
+      await response.body?.cancel();
+    }
+    expect(upstream.requests).toHaveLength(3);
+    expect(JSON.stringify(upstream.requests[1]!.body)).toContain("Zürich");
+  });
 });

@@ -16,7 +16,11 @@ export const BODY_READ_MS = 30_000;
  * `Content-Encoding: gzip` (or `deflate`) is decoded, the limit holding for what it was sent as and
  * for what it decodes to (a small body that inflates past it is a 413, its decoding stopped there);
  * another coding is a 415 whose `Accept-Encoding` names those taken (RFC 9110 §15.5.16), where its
- * bytes would otherwise be refused as text that is not UTF-8.
+ * bytes would otherwise be refused as text that is not UTF-8. JSON is read as UTF-8 whatever the
+ * `charset` says (RFC 8259 §8.1, §11: the parameter has no effect), a leading UTF-8 BOM skipped;
+ * a body in another charset is a 415 that says so, as body-parser answers one: declared UTF-16 or
+ * UTF-32, starting with their BOM or their NUL pattern (RFC 4627 §3), or not UTF-8 under a
+ * declared `charset` that is not; bytes that are not UTF-8 in a body that claims no other are a 400.
  */
 export async function readJsonBody(
   request: Request,
@@ -31,6 +35,8 @@ export async function readJsonBody(
       message: "Send the request body as `Content-Type: application/json`.",
     });
   }
+  const charset = declaredCharset(type);
+  if (charset !== undefined && /^(?:utf-?(?:16|32)|ucs-?[24])/.test(charset)) throw notUtf8(`\`charset=${charset}\``);
   const coding = contentCoding(request.headers.get("content-encoding"));
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw tooLarge(maxBytes, limitName);
@@ -40,12 +46,37 @@ export async function readJsonBody(
     const sent = await readChunks(body, maxBytes, limitName, timers);
     body = new Blob(sent).stream().pipeThrough(new DecompressionStream(coding));
   }
-  const text = await readText(body, maxBytes, limitName, coding ? undefined : timers, coding);
+  const text = await readText(body, maxBytes, limitName, coding ? undefined : timers, coding, charset);
   try {
     return JSON.parse(text);
   } catch {
+    // UTF-16 or UTF-32 without a BOM: a JSON text's first two characters are ASCII (RFC 4627 §3).
+    if (text.charCodeAt(0) === 0 || text.charCodeAt(1) === 0) throw notUtf8("UTF-16 or UTF-32, by its NUL bytes");
     throw new HttpError(400, { code: "invalid_json", message: "The request body is not valid JSON." });
   }
+}
+
+/** The `charset` parameter of a media type, lower-cased and unquoted, unless it names UTF-8. */
+function declaredCharset(type: string): string | undefined {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(type)?.[1]?.toLowerCase();
+  return charset === undefined || charset === "" || charset === "utf-8" || charset === "utf8" ? undefined : charset;
+}
+
+/** The 415 of a body in a charset other than UTF-8, with what tells it (`which`). */
+function notUtf8(which: string): HttpError {
+  return new HttpError(415, {
+    code: "unsupported_media_type",
+    message: `The request body is not UTF-8 (${which.slice(0, 60)}): send the JSON as UTF-8 (RFC 8259 §8.1).`,
+  });
+}
+
+/** What tells the charset of a body that is not UTF-8: its BOM (UTF-16, UTF-32), else the declared one, if any. */
+function charsetOf(head: Uint8Array, declared: string | undefined): string | undefined {
+  const [a, b, c, d] = head;
+  if (a === 0xff && b === 0xfe) return `${c === 0 && d === 0 ? "UTF-32LE" : "UTF-16LE"}, by its byte order mark`;
+  if (a === 0xfe && b === 0xff) return "UTF-16BE, by its byte order mark";
+  if (a === 0 && b === 0 && c === 0xfe && d === 0xff) return "UTF-32BE, by its byte order mark";
+  return declared && `\`charset=${declared}\``;
 }
 
 /** The content coding to decode, undefined for none; a 415 for one the Worker does not decode. */
@@ -85,23 +116,26 @@ async function readText(
   limitName: string,
   timers: Timers | undefined,
   coding?: string,
+  charset?: string,
 ): Promise<string> {
   if (!body) return "";
   // Fatal: JSON text is UTF-8 (RFC 8259 §8.1), and a body that is not would otherwise reach the
   // provider with U+FFFD where the client's bytes were, as if the client had written that.
   const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
   let text = "";
+  let head: Uint8Array | undefined;
   await readEach(
     body,
     maxBytes,
     limitName,
     timers,
     (chunk) => {
-      text += utf8(() => decoder.decode(chunk, { stream: true }));
+      head ??= chunk.slice(0, 4);
+      text += utf8(() => decoder.decode(chunk, { stream: true }), head, charset);
     },
     coding,
   );
-  return text + utf8(() => decoder.decode());
+  return text + utf8(() => decoder.decode(), head ?? new Uint8Array(), charset);
 }
 
 /**
@@ -160,11 +194,17 @@ async function readEach(
   }
 }
 
-/** The fatal decoder's text, or the 400 of a body that is not UTF-8 (its `TypeError` says no more). */
-function utf8(decode: () => string): string {
+/**
+ * The fatal decoder's text, or the error of a body that is not UTF-8 (its `TypeError` says no
+ * more): a 415 naming the charset it is in ({@link charsetOf}: from `head`, its first bytes, or
+ * `declared`), else a 400.
+ */
+function utf8(decode: () => string, head: Uint8Array, declared: string | undefined): string {
   try {
     return decode();
   } catch {
+    const charset = charsetOf(head, declared);
+    if (charset !== undefined) throw notUtf8(charset);
     throw new HttpError(400, { code: "invalid_json", message: "The request body is not valid JSON: it is not UTF-8." });
   }
 }
