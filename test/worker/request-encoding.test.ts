@@ -1,6 +1,7 @@
 // A request body with a `Content-Encoding`: gzip and deflate are decoded, the body limit holding for
 // the bytes sent and for what they decode to (a zip bomb is a 413, its decoding stopped at the
-// limit, never inflated whole); a body that is not what its coding says is a 400; another coding
+// limit, never inflated whole); a body that is not what its coding says is a 400 (a gzip body of
+// several members too: the platform's decoder reads one, and the message says so); another coding
 // (zstd, br) a 415 whose `Accept-Encoding` names those taken (RFC 9110 §15.5.16), each in the
 // endpoint's own error shape, and nothing reaches the provider.
 import { describe, expect, it } from "vitest";
@@ -86,6 +87,27 @@ describe("a request body with a content coding", () => {
       expect(upstream.requests).toEqual([]);
     });
   }
+
+  it("a gzip body of two members (RFC 1952 §2.2) is a 400 that says one member is read", async () => {
+    const upstream = new FakeUpstream({ kind: "response", status: 500, body: "" });
+    const json = new TextEncoder().encode(JSON.stringify(endpoints["chat"]!.valid()));
+    const half = json.length >> 1;
+    const [first, second] = [
+      await compressed(json.subarray(0, half), "gzip"),
+      await compressed(json.subarray(half), "gzip"),
+    ];
+    const response = await send(
+      worker(upstream),
+      "/v1/chat/completions",
+      new Uint8Array([...first, ...second]),
+      "gzip",
+    );
+    expect(response.status).toBe(400);
+    expect((await endpoints["chat"]!.expectError(response)).message).toBe(
+      "The request body is not valid JSON: it is not valid gzip (`Content-Encoding`), or more than one gzip member, which this Worker does not read.",
+    );
+    expect(upstream.requests).toEqual([]);
+  });
 
   it("a coded body past the limit as sent, with no Content-Length, is a 413 read no further than the limit", async () => {
     const bomb = await compressed(new Uint8Array(16 * 1024 * 1024).fill(0x20), "gzip");

@@ -186,9 +186,12 @@ async function readEach(
     try {
       return await reader.read();
     } catch {
+      // The platform's decoder reads one gzip member (the Compression Streams spec): a body of
+      // several (RFC 1952 §2.2, what `cat a.gz b.gz` makes) fails as trailing data: the message says so.
+      const members = coding === "gzip" ? ", or more than one gzip member, which this Worker does not read" : "";
       throw new HttpError(400, {
         code: "invalid_json",
-        message: `The request body is not valid JSON: it is not valid ${coding} (\`Content-Encoding\`).`,
+        message: `The request body is not valid JSON: it is not valid ${coding} (\`Content-Encoding\`)${members}.`,
       });
     }
   }
