@@ -2,7 +2,9 @@
 // none sent, an `Authorization` that is no bearer token, or a token that is not CLIENT_TOKEN
 // (naming the header it came in), and never the token itself. It depends on the request alone:
 // a Worker without CLIENT_TOKEN answers as one with another token.
+import Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
+import { workerFetch } from "./client-support.ts";
 import { FakeUpstream, testEnv, worker } from "./support.ts";
 
 const SENT = "wr0ng-t0ken-4417";
@@ -61,5 +63,48 @@ describe("the 401 says what was wrong with the token", () => {
     const unconfigured = testEnv({ OPEN_ACCESS: "false" });
     for (const headers of [{}, { authorization: `Bearer ${SENT}` }, { "x-api-key": SENT }])
       expect(await refusal("/v1/stream", headers, unconfigured)).toBe(await refusal("/v1/stream", headers));
+  });
+});
+
+describe("a request with both `Authorization` and `x-api-key`", () => {
+  const env = testEnv({ CLIENT_TOKEN: "s3cret-token" });
+  const status = async (path: keyof typeof ENDPOINTS, headers: Record<string, string>) => {
+    const response = await worker().call(
+      new Request(`http://localhost:8787${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify(ENDPOINTS[path]),
+      }),
+      env,
+    );
+    await response.body?.cancel();
+    return response.status;
+  };
+
+  for (const path of Object.keys(ENDPOINTS) as (keyof typeof ENDPOINTS)[]) {
+    it(`${path}: either one being CLIENT_TOKEN lets it in; neither, a 401 naming both`, async () => {
+      expect(await status(path, { authorization: "Bearer s3cret-token", "x-api-key": SENT })).toBe(200);
+      expect(await status(path, { authorization: `Bearer ${SENT}`, "x-api-key": "s3cret-token" })).toBe(200);
+      expect(await refusal(path, { authorization: `Bearer ${SENT}`, "x-api-key": `${SENT}-2` })).toBe(
+        "Neither client token sent, in `Authorization` nor in `x-api-key`, is this Worker's `CLIENT_TOKEN`.",
+      );
+    });
+  }
+
+  it("@anthropic-ai/sdk's headers before 1.0 with ANTHROPIC_AUTH_TOKEN set: the key in x-api-key, another gateway's token as bearer", async () => {
+    // Those versions sent `x-api-key: <apiKey>` and `Authorization: Bearer <authToken>` together.
+    const client = new Anthropic({
+      baseURL: "http://localhost:8787",
+      authToken: "token-of-another-gateway",
+      defaultHeaders: { "x-api-key": "s3cret-token" },
+      fetch: workerFetch({ env }),
+      maxRetries: 0,
+    });
+    const message = await client.messages.create({
+      model: "anthropic/scripted-model",
+      max_tokens: 64,
+      messages: [{ role: "user", content: "hi" }],
+    });
+    expect(message.type).toBe("message");
   });
 });

@@ -91,12 +91,23 @@ export async function authenticate(request: Request, context: AuthContext): Prom
     warnNoToken();
     throw unauthorized(request);
   }
-  // Anthropic clients send the key as `x-api-key` (Claude Code's ANTHROPIC_API_KEY), OpenAI clients as a bearer token.
-  const presented = bearerToken(request.headers.get("authorization")) ?? nonBlank(request.headers.get("x-api-key"));
-  if (presented === undefined) throw unauthorized(request);
-  const equal = equalInConstantTime(presented, context.clientToken);
-  if (!(typeof equal === "boolean" ? equal : await equal)) throw unauthorized(request);
-  authenticated.set(request, context.clientToken);
+  // Anthropic clients send the key as `x-api-key` (Claude Code's ANTHROPIC_API_KEY), OpenAI clients
+  // as a bearer token; @anthropic-ai/sdk before 1.0 sent both where ANTHROPIC_AUTH_TOKEN was set
+  // too (a stale token of another gateway beside the right key): either one lets the request in.
+  for (const presented of presentedTokens(request)) {
+    const equal = equalInConstantTime(presented, context.clientToken);
+    if (!(typeof equal === "boolean" ? equal : await equal)) continue;
+    authenticated.set(request, context.clientToken);
+    return;
+  }
+  throw unauthorized(request);
+}
+
+/** The tokens a request presents: its bearer token, then its `x-api-key`, each where sent. */
+function presentedTokens(request: Request): string[] {
+  const bearer = bearerToken(request.headers.get("authorization"));
+  const key = nonBlank(request.headers.get("x-api-key"));
+  return [bearer, key].filter((token) => token !== undefined);
 }
 
 /** The requests {@link authenticate} let in with the configured token, and that token: their owner is its owner. */
@@ -223,17 +234,16 @@ async function tokenHash(token: string): Promise<ArrayBuffer> {
 function unauthorized(request: Request): HttpError {
   const how = "Send the client token as `Authorization: Bearer <token>` or `x-api-key: <token>`.";
   const authorization = request.headers.get("authorization");
-  const sentIn =
-    bearerToken(authorization) !== undefined
-      ? "Authorization"
-      : nonBlank(request.headers.get("x-api-key")) !== undefined
-        ? "x-api-key"
-        : undefined;
-  const message = sentIn
-    ? `The client token sent in \`${sentIn}\` is not this Worker's \`CLIENT_TOKEN\`.`
-    : nonBlank(authorization) !== undefined
-      ? `The \`Authorization\` header is not \`Bearer <token>\`. ${how}`
-      : `No client token was sent. ${how}`;
+  const bearer = bearerToken(authorization) !== undefined;
+  const key = nonBlank(request.headers.get("x-api-key")) !== undefined;
+  const message =
+    bearer && key
+      ? "Neither client token sent, in `Authorization` nor in `x-api-key`, is this Worker's `CLIENT_TOKEN`."
+      : bearer || key
+        ? `The client token sent in \`${bearer ? "Authorization" : "x-api-key"}\` is not this Worker's \`CLIENT_TOKEN\`.`
+        : nonBlank(authorization) !== undefined
+          ? `The \`Authorization\` header is not \`Bearer <token>\`. ${how}`
+          : `No client token was sent. ${how}`;
   return new HttpError(
     401,
     { code: "unauthorized", message },
