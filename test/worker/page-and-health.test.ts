@@ -85,6 +85,12 @@ describe("GET / (the demo page)", () => {
       "No such route: POST /chat/completions (a base URL without /v1? This route is /v1/chat/completions: OpenAI's clients take http://<host>/v1).",
     );
     expect(await message("/responses")).toContain("This route is /v1/responses");
+    // A base URL ending in `/` joined by hand, or a path ending in one.
+    for (const path of ["/v1//chat/completions", "//v1/messages", "/v1/chat/completions/", "/v1/responses/"])
+      expect(await message(path), path).toContain(
+        `(a doubled or trailing /? This route is ${path.replace(/\/+/g, "/").replace(/\/$/, "")})`,
+      );
+    expect(await message("/v1/nope/")).not.toContain("doubled");
   });
 
   it("the 404 lists exactly the routes served: each answers, in any protocol's shape, something but not found", async () => {

@@ -28,6 +28,7 @@ describe("an unknown path in the protocol's error shape", () => {
       ["/v1/messages/batches", {}],
       ["/v1/messages/msg_1/anything", {}],
       ["/v1/v1/messages", {}],
+      ["/v1//messages", {}],
       ["/v1/models/claude-x", { "anthropic-version": "2023-06-01" }],
       ["/v1/files", { "anthropic-version": "2023-06-01" }],
     ] as const) {

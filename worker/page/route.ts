@@ -44,10 +44,12 @@ export function pageRoute(request: Request, routes: readonly string[]): Response
  */
 function baseUrlHint(pathname: string, routes: readonly string[]): string {
   if (pathname.startsWith("/v1/v1/")) return " (a base URL ending in /v1 to which the client adds its own /v1?)";
-  const served = routes.some((route) => route.split(" ")[1] === `/v1${pathname}`);
-  return served
-    ? ` (a base URL without /v1? This route is /v1${pathname}: OpenAI's clients take http://<host>/v1)`
-    : "";
+  const served = (path: string) => routes.some((route) => route.split(" ")[1] === path);
+  if (served(`/v1${pathname}`))
+    return ` (a base URL without /v1? This route is /v1${pathname}: OpenAI's clients take http://<host>/v1)`;
+  // A base URL ending in `/` joined by hand to a path starting with one, or a path ending in one.
+  const tidy = pathname.replace(/\/{2,}/g, "/").replace(/(.)\/$/, "$1");
+  return tidy !== pathname && served(tidy) ? ` (a doubled or trailing /? This route is ${tidy})` : "";
 }
 
 function assets(): Record<string, { body: string; headers: Record<string, string> }> {

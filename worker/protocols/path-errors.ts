@@ -38,6 +38,6 @@ const SHAPES: readonly (readonly [RegExp, (error: HttpError) => Response])[] = [
  */
 export function errorShapeOf(request: Request, pathname: string): (error: HttpError) => Response {
   if (request.headers.has("anthropic-version")) return anthropicErrorResponse;
-  const rest = pathname.replace(/^(?:\/v1)+(?=\/)/, "");
+  const rest = pathname.replace(/\/{2,}/g, "/").replace(/^(?:\/v1)+(?=\/)/, "");
   return SHAPES.find(([prefix]) => prefix.test(rest))?.[1] ?? errorResponse;
 }
