@@ -2,6 +2,7 @@
 // status and headers, no content), and every answer carries `x-content-type-options: nosniff`
 // (every refusal's headers: test/worker/route-error-cors.test.ts).
 import { describe, expect, it } from "vitest";
+import { ROUTES } from "../../worker/app.ts";
 import { post } from "./client-support.ts";
 import { AUTH, live, scripted } from "./open-responses-support.ts";
 import { responses, testEnv, worker } from "./support.ts";
@@ -76,6 +77,22 @@ describe("HEAD wherever GET is served", () => {
       const response = await call("PUT", path);
       expect(response.status, path).toBe(405);
       expect(response.headers.get("allow"), path).toMatch(/\bGET, HEAD\b/);
+    }
+  });
+});
+
+describe("OPTIONS names what a route takes", () => {
+  it("every route's OPTIONS has the Allow of its 405 (RFC 9110 §9.3.7), a preflight or not", async () => {
+    const app = worker();
+    for (const route of ROUTES) {
+      const path = route.split(" ")[1]!.replace(/<[^>]+>/g, "x");
+      const send = (method: string) =>
+        app.call(new Request(`http://localhost:8787${path}`, { method, headers: AUTH.headers }), env);
+      const refused = await send("PUT");
+      expect(refused.status, route).toBe(405);
+      const options = await send("OPTIONS");
+      expect(options.headers.get("allow"), route).toBe(refused.headers.get("allow"));
+      expect(refused.headers.get("allow"), route).toContain(route.split(" ")[0]!.split("|")[0]!);
     }
   });
 });

@@ -130,8 +130,9 @@ describe("POST /v1/stream CORS allow-list", () => {
   it("each route's preflight allows that route's methods: the model list GET and HEAD, never POST", async () => {
     for (const [path, methods] of [
       ["/v1/models", "GET, HEAD, OPTIONS"],
-      ["/v1/ui/chat_1/stream", "GET, OPTIONS"],
-      ["/v1/stream/any-id", "GET, DELETE, OPTIONS"],
+      ["/v1/ui/chat_1/stream", "GET, HEAD, OPTIONS"],
+      ["/v1/stream/any-id", "GET, HEAD, DELETE, OPTIONS"],
+      ["/v1/responses/resp_1", "GET, HEAD, DELETE, OPTIONS"],
       ["/v1/chat/completions", "POST, OPTIONS"],
     ] as const) {
       const response = await worker().call(

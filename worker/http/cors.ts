@@ -69,13 +69,18 @@ export function exposeAlso(headers: Readonly<Record<string, string>>, name: stri
   return list ? `${list}, ${name}` : name;
 }
 
-/** The answer to a CORS preflight (`OPTIONS`) for the API, allowing `methods` (those of the route). */
+/**
+ * The answer to an `OPTIONS` request for the API, a CORS preflight or not, allowing `methods`
+ * (those of the route, as its 405 lists them): in `Allow` too (RFC 9110 §9.3.7), for a client
+ * that asks what the route takes.
+ */
 export function preflightResponse(request: Request, allowList: readonly string[], methods = "POST, OPTIONS"): Response {
   const headers = corsHeaders(request, allowList);
   return new Response(null, {
     status: 204,
     headers: {
       ...headers,
+      allow: methods,
       "access-control-allow-methods": methods,
       "access-control-allow-headers": allowedHeaders(request.headers.get("access-control-request-headers")),
       "access-control-max-age": "600",

@@ -93,7 +93,8 @@ export async function storedResponseRoute(request: Request, env: Env): Promise<R
     );
   const methods = action === "" ? "GET, DELETE" : action === "/cancel" ? "POST" : "GET";
   try {
-    if (request.method === "OPTIONS") return preflightResponse(request, origins, `${methods}, OPTIONS`);
+    if (request.method === "OPTIONS")
+      return preflightResponse(request, origins, `${methods.replace("GET", "GET, HEAD")}, OPTIONS`);
     if (!methods.split(", ").includes(request.method))
       throw new HttpError(
         405,

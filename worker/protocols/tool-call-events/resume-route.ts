@@ -13,7 +13,7 @@ export async function resumeRoute(request: Request, id: string, env: Env): Promi
   const origins = corsOrigins(env);
   const cors = corsHeaders(request, origins);
   try {
-    if (request.method === "OPTIONS") return preflightResponse(request, origins, "GET, DELETE, OPTIONS");
+    if (request.method === "OPTIONS") return preflightResponse(request, origins, "GET, HEAD, DELETE, OPTIONS");
     if (request.method !== "GET" && request.method !== "DELETE") {
       throw new HttpError(
         405,

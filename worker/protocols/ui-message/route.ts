@@ -62,7 +62,7 @@ export function uiRoute(
 export function uiResumeRoute(request: Request, env: Env): Response {
   try {
     const corsAllowOrigins = corsOrigins(env);
-    if (request.method === "OPTIONS") return preflightResponse(request, corsAllowOrigins, "GET, OPTIONS");
+    if (request.method === "OPTIONS") return preflightResponse(request, corsAllowOrigins, "GET, HEAD, OPTIONS");
     const cors = corsHeaders(request, corsAllowOrigins);
     if (request.method !== "GET")
       throw new HttpError(
