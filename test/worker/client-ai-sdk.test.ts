@@ -424,7 +424,7 @@ describe("POST /v1/ui: errors before the stream are the text useChat shows", () 
     const allowed = await preflight("https://app.example");
     expect(allowed.status).toBe(204);
     expect(allowed.headers.get("access-control-allow-origin")).toBe("https://app.example");
-    expect(allowed.headers.get("access-control-allow-methods")).toBe("GET, OPTIONS");
+    expect(allowed.headers.get("access-control-allow-methods")).toBe("GET, HEAD, OPTIONS");
     expect(allowed.headers.get("access-control-allow-headers")).toBe(
       "authorization, content-type, last-event-id, x-custom",
     );
