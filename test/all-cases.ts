@@ -74,6 +74,7 @@ import "./providers/gemini-interactions/gemini-interactions-citations.cases.ts";
 import "./providers/gemini-interactions/gemini-interactions-unstarted-fragment.cases.ts";
 import "./providers/gemini-interactions/gemini-interactions-idle-and-tool-search.cases.ts";
 import "./providers/gemini-interactions/gemini-interactions-sdk-hops.cases.ts";
+import "./providers/gemini-interactions/gemini-interactions-status-update.cases.ts";
 import "./providers/provider-conformance.cases.ts";
 import "./providers/provider-detect.cases.ts";
 import "./providers/messages.cases.ts";

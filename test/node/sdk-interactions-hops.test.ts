@@ -83,3 +83,56 @@ it("@google/genai's continued interactions stream is one answer: both hops' text
   ]);
   expect([finish.usage?.inputTokens, finish.usage?.totalTokens]).toEqual([10, 14]);
 });
+
+// @google/genai's stream also resumes a hop whose connection dropped after a checkpoint (an `interaction.status_update`
+// with a `continuation_token`, no output since): it opens the next hop from that token and yields its events after the
+// dropped hop's, with no `interaction.completed` between them (dist/index.mjs, `StreamContinuation.endHop`).
+it("@google/genai's stream resumed from a checkpoint after a drop is one answer: both hops' calls, the usage of both", async () => {
+  const seen: string[] = [];
+  const dropping = createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+    request.on("end", () => {
+      seen.push(body);
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      if (seen.length > 1) return response.end(hop("v1_resumed", "Part two.", "c2", "requires_action"));
+      const first = hop("v1_dropped", "Part one. ", "c1", "completed");
+      const checkpoint = {
+        event_type: "interaction.status_update",
+        interaction_id: "v1_dropped",
+        status: "in_progress",
+        continuation_token: "Y2hrMQ==",
+        usage: { total_input_tokens: 5, total_output_tokens: 2, total_tokens: 7 },
+      };
+      // The dropped hop's steps and its checkpoint, then the connection ends mid-stream.
+      const steps = first.slice(0, first.indexOf("event: interaction.completed"));
+      response.write(`${steps}event: interaction.status_update\ndata: ${JSON.stringify(checkpoint)}\n\n`, () =>
+        response.socket?.destroy(),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => dropping.listen(0, "127.0.0.1", resolve));
+  try {
+    const url = `http://127.0.0.1:${(dropping.address() as AddressInfo).port}`;
+    const stream = await new GoogleGenAI({ apiKey: "test", httpOptions: { baseUrl: url } }).interactions.create({
+      model: "gemini-3-flash-preview",
+      input: "hi",
+      stream: true,
+    });
+    const events = await collect(streamToolCalls(stream, { provider: "gemini-interactions" }));
+    expect(seen.length, "the SDK opened the next hop").toBe(2);
+    expect(seen[1]).toContain('"continuation_token":"Y2hrMQ=="');
+    const finish = events.at(-1);
+    expect(finish?.type).toBe("finish");
+    if (finish?.type !== "finish") return;
+    expect([finish.reason, finish.text]).toEqual(["tool-calls", "Part one. Part two."]);
+    expect(finish.toolCalls.map((c) => [c.id, c.arguments])).toEqual([
+      ["c1", { part: "c1" }],
+      ["c2", { part: "c2" }],
+    ]);
+    expect([finish.usage?.inputTokens, finish.usage?.totalTokens]).toEqual([10, 14]);
+  } finally {
+    dropping.closeAllConnections();
+    dropping.close();
+  }
+});

@@ -37,9 +37,10 @@ const FRAGMENT_FIELDS = ["arguments", "partial_arguments", "arguments_delta"] as
  * `thought_summary`, `thought_signature`, and a call's argument text as `arguments_delta`),
  * `step.stop` ends it, all by the step's `index`, which is the call's index. `interaction.completed`
  * ends the response with its `status` (`requires_action` when calls wait for results) and usage (a step delta's
- * `metadata.total_usage`, the usage so far, is its usage before that); a `requires_continuation` (the per-request
- * decode limit) with its `continuation_token` on the finish, unless more follows: `@google/genai`'s stream of a decode it
- * continued yields every hop, one answer ({@link InteractionsHops}). A failure in the stream (an `error` event, a `model_output`
+ * `metadata.total_usage` and an `interaction.status_update`'s `usage`, the usage so far, are its usage before that); a
+ * `requires_continuation` (the per-request decode limit) with its `continuation_token` on the finish, unless more
+ * follows: `@google/genai`'s stream of a decode it continued, or resumed from a status update's checkpoint after a drop,
+ * yields every hop, one answer ({@link InteractionsHops}). A failure in the stream (an `error` event, a `model_output`
  * step's `error`, a `failed` interaction's `error` or first `errors` entry, not a success's) is a provider error.
  * The legacy spelling (`interaction.start`, `content.start`/`content.delta`/`content.stop` with a
  * `content` in place of `step`, `interaction.complete`, a `function_call` delta carrying the whole
@@ -125,12 +126,16 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
       case "step.delta":
       case "content.delta":
         // The usage so far (`metadata.total_usage`), before the delta: the first is the input's count before any output.
-        this.#usage((payload["metadata"] as Payload | undefined)?.["total_usage"]);
+        this.#hops.report((payload["metadata"] as Payload | undefined)?.["total_usage"], this.#emit);
         if (index !== undefined && isRecord(payload["delta"])) this.#onDelta(index, payload["delta"]);
         return;
       case "step.stop":
       case "content.stop":
         return void (index !== undefined && this.#onStop(index));
+      case "interaction.created":
+        return this.#hops.created(payload["interaction"]);
+      case "interaction.status_update": // its `usage`, the interaction's so far, as a step delta's
+        return this.#hops.report(payload["usage"], this.#emit);
       case "interaction.completed":
       case "interaction.complete":
         return this.#onCompleted(isRecord(payload["interaction"]) ? payload["interaction"] : {});
@@ -251,17 +256,11 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
     this.#emit({ type: "tool-call-end", index });
   }
 
-  /** An interaction's `Usage` (the completed interaction's, or a step delta's so far), with the earlier hops'. */
-  #usage(raw: unknown): void {
-    const usage = this.#hops.usage(raw);
-    if (usage) this.#emit({ type: "usage", usage });
-  }
-
   #onCompleted(interaction: Payload): void {
     // A step the stream never stopped is stopped here, so that its call or signature is not lost.
     for (const index of [...this.#steps.keys()]) this.#onStop(index, true);
     this.#server.complete();
-    this.#usage(interaction["usage"]);
+    this.#hops.report(interaction["usage"], this.#emit);
     const status = nonEmptyString(interaction["status"]) ?? null;
     const fault = status === "failed" && [interaction["error"], ...arrayOf(interaction["errors"])].find(isRecord);
     if (fault) this.#emit(providerError(fault, "The provider reported that the interaction failed."));

@@ -1,5 +1,6 @@
 import type { FinishDelta, Usage } from "../../shared/deltas.ts";
 import type { Emit } from "../provider-decoder.ts";
+import { isRecord, nonEmptyString } from "../../shared/values.ts";
 import { addInputApart, readUsage } from "../usage.ts";
 
 /**
@@ -11,8 +12,10 @@ import { addInputApart, readUsage } from "../usage.ts";
  * the output", its `AutomaticContinuationOption`). So such a finish is held: an event after it is
  * the next hop of the same answer, whose step indexes, counting from 0 again, go on past the
  * earlier hops' (each index is a call's), and whose usage adds to theirs, as the SDK sums a unary
- * call's hops. The held finish goes out at the body's `[DONE]` (a hop's own bytes end so; the SDK
- * yields none) or at the input's end.
+ * call's hops. So is a hop the SDK opened from a checkpoint (an `interaction.status_update`'s
+ * `continuation_token`) after the connection dropped: its `interaction.created` names another
+ * interaction, with no `interaction.completed` before it. The held finish goes out at the body's
+ * `[DONE]` (a hop's own bytes end so; the SDK yields none) or at the input's end.
  *
  * @example
  * ```ts
@@ -28,12 +31,14 @@ export class InteractionsHops {
   #offset = 0;
   /** The first index past every step seen. */
   #next = 0;
-  /** The usage of the hops that completed. */
+  /** The usage of the earlier hops. */
   #before: Usage | undefined;
   /** The latest usage, the hops' together. */
   #usage: Usage | undefined;
   /** A `requires_continuation` hop's finish, until the answer goes on or ends. */
   #held: FinishDelta | undefined;
+  /** The interaction of this hop, as its `interaction.created` named it. */
+  #interaction: string | undefined;
 
   /** The answer's index of a step of this hop. */
   index(index: number): number {
@@ -43,10 +48,10 @@ export class InteractionsHops {
   }
 
   /**
-   * An interaction's `Usage` of this hop (a completed hop's, or a step delta's so far) as the
-   * answer's: the earlier hops' added.
+   * An interaction's `Usage` of this hop (a completed hop's, or so far) as the answer's: the
+   * earlier hops' added.
    */
-  usage(raw: unknown): Usage | undefined {
+  #sum(raw: unknown): Usage | undefined {
     const usage = readUsage(raw, ["total_input_tokens"], ["total_output_tokens"], ["total_tokens"], {
       cacheRead: ["total_cached_tokens"],
       reasoning: ["total_thought_tokens"],
@@ -62,6 +67,12 @@ export class InteractionsHops {
     return (this.#usage = usage);
   }
 
+  /** Reports an interaction's `Usage` (a completed hop's, or so far: a step delta's, a status update's) as the answer's. */
+  report(raw: unknown, emit: Emit): void {
+    const usage = this.#sum(raw);
+    if (usage) emit({ type: "usage", usage });
+  }
+
   /** A hop completed: its finish and `done` go out, or, after `requires_continuation`, wait for the next event. */
   finish(finish: FinishDelta, emit: Emit): void {
     this.#held = finish;
@@ -72,6 +83,24 @@ export class InteractionsHops {
   goOn(): void {
     if (!this.#held) return;
     this.#held = undefined;
+    this.#advance();
+  }
+
+  /**
+   * A hop's `interaction.created`. One of another interaction than this hop's, with no
+   * `interaction.completed` between them, is the hop the SDK opened from a checkpoint's token
+   * (an `interaction.status_update`'s `continuation_token`) after the connection dropped: the
+   * next hop too. The same interaction's again (a stream resumed at its `last_event_id`) is not.
+   */
+  created(interaction: unknown): void {
+    const id = isRecord(interaction) ? nonEmptyString(interaction["id"]) : undefined;
+    if (id === undefined) return;
+    if (this.#interaction !== undefined && id !== this.#interaction) this.#advance();
+    this.#interaction = id;
+  }
+
+  /** The next hop: its steps' indexes go on past the earlier hops', its usage adds to theirs. */
+  #advance(): void {
     this.#offset = this.#next;
     this.#before = this.#usage;
   }
