@@ -42,6 +42,7 @@ import "./providers/openai-responses/openai-responses-reasoning-text.cases.ts";
 import "./providers/openai-responses/openai-responses-built-in-calls.cases.ts";
 import "./providers/openai-responses/openai-responses-programmatic.cases.ts";
 import "./providers/openai-responses/openai-responses-tool-search.cases.ts";
+import "./providers/openai-responses/openai-responses-additional-tools.cases.ts";
 import "./providers/openai-responses/openai-responses-client-items.cases.ts";
 import "./providers/openai-responses/openai-responses-parallel-wrapper.cases.ts";
 import "./providers/openai-responses/openai-responses-mcp-approval.cases.ts";

@@ -18,16 +18,20 @@ export const SERVER_CALL: RegExp = /^(web_search|code_interpreter|image_generati
  * OpenAI's items about the context itself, which go back in place: its `compaction` item (not
  * Anthropic's `compaction` block of the same `type`, which has a `content` and which Responses
  * refuses: a conversation that changed provider holds either), a client's `compaction_trigger`
- * and `configuration_update` (a reasoning effort or text format from that item on).
+ * and `configuration_update` (a reasoning effort or text format from that item on), and
+ * `additional_tools` (tools made available from that item on, openai 7.60's
+ * `ResponseOutputItem.AdditionalTools`, which the model's later calls may use).
  *
  * @example
  * ```ts
- * isCompactionItem({ id: "cmp_1", type: "compaction", encrypted_content: "..." }); // true
- * isCompactionItem({ type: "configuration_update", reasoning: { effort: "low" } }); // true
+ * isContextItem({ id: "cmp_1", type: "compaction", encrypted_content: "..." }); // true
+ * isContextItem({ type: "configuration_update", reasoning: { effort: "low" } }); // true
+ * isContextItem({ id: "at_1", type: "additional_tools", role: "developer", tools: [] }); // true
  * ```
  */
-export const isCompactionItem = (block: Readonly<Record<string, unknown>>): boolean =>
-  /^(compaction(_trigger)?|configuration_update)$/.test(String(block["type"])) && !("content" in block);
+export const isContextItem = (block: Readonly<Record<string, unknown>>): boolean =>
+  /^(compaction(_trigger)?|configuration_update|additional_tools)$/.test(String(block["type"])) &&
+  !("content" in block);
 type CallFields = { arguments: JsonValue; providerMetadata?: Readonly<Record<string, unknown>> | undefined };
 
 /**
@@ -123,6 +127,6 @@ export class ServerOutputs {
  * ```
  */
 export const serverCallItem = (part: ReasoningPart): Item[] =>
-  part.type === "block" && (SERVER_CALL.test(String(part.block["type"])) || isCompactionItem(part.block))
+  part.type === "block" && (SERVER_CALL.test(String(part.block["type"])) || isContextItem(part.block))
     ? [part.block]
     : [];

@@ -2,7 +2,7 @@ import type { ReasoningPart } from "../../shared/deltas.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { isRecord, isRefusal, phaseOf } from "../../shared/values.ts";
 import { citedAfter, splitCited, turnPieces, type OrderedTurn } from "../turn.ts";
-import { isCompactionItem, serverCallItem, ServerOutputs } from "./openai-responses-server-items.ts";
+import { isContextItem, serverCallItem, ServerOutputs } from "./openai-responses-server-items.ts";
 
 type Item = Record<string, unknown>;
 type CallFields = {
@@ -21,7 +21,7 @@ export interface TurnItemMaps<Call> {
 /**
  * The kept blocks that are OpenAI's output items, which go back in their place: a program and its
  * output, a tool search's call and output, a hosted shell's output, a tool OpenAI ran (and its
- * compaction item: {@link isCompactionItem}).
+ * items about the context: {@link isContextItem}).
  */
 const OPENAI_ITEM =
   /^(program|program_output|tool_search_call|tool_search_output|shell_call_output|(web_search|code_interpreter|image_generation|file_search)_call)$/;
@@ -125,7 +125,7 @@ function orderedItems<Call extends CallFields>(turn: OrderedTurn<Call>, maps: Tu
     else if (piece.part.type === "field") items.push(...refusalItem(piece.part));
     else if (
       piece.part.type === "block" &&
-      (OPENAI_ITEM.test(String(piece.part.block["type"])) || isCompactionItem(piece.part.block))
+      (OPENAI_ITEM.test(String(piece.part.block["type"])) || isContextItem(piece.part.block))
     ) {
       const block = piece.part.block;
       if (sent.has(block) || (block["type"] === "program" && programs.has(block["call_id"]))) continue;
