@@ -98,7 +98,7 @@ export type RequestMessage =
        * its stream used, Cohere its thinking items; the other providers are sent none.
        */
       readonly reasoningParts?: readonly ReasoningPart[] | undefined;
-      /** The turn's reasoning text (`finish.reasoning`): Ollama takes it back as `thinking`; the others are sent none. */
+      /** The turn's reasoning text (`finish.reasoning`): Ollama's `thinking`, a Cohere call turn's `tool_plan`; else unsent. */
       readonly reasoning?: string | undefined;
       /**
        * The turn's text, calls (by their `index`) and reasoning parts in the order the stream gave

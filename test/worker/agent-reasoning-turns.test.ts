@@ -148,10 +148,13 @@ describe("reasoning carried from one turn to the next", () => {
     expect(claude).not.toHaveProperty("thinking");
   });
 
-  it("Messages and Responses on Cohere: the sealed thinking goes back as a thinking item, never in the tool_plan", async () => {
+  // The tool plan reaches the client as reasoning text and comes back in it; Cohere gets it as the turn's tool_plan
+  // (before, the request kit sent none: it read the turn's reasoning text for Ollama alone).
+  it("Messages and Responses on Cohere: the sealed thinking goes back as a thinking item, the tool plan alone as tool_plan", async () => {
     const turn = {
       role: "assistant",
       content: [{ type: "thinking", thinking: THOUGHT }],
+      tool_plan: "I will look Paris up.",
       tool_calls: [{ id: "lookup_1", type: "function", function: { name: "lookup", arguments: '{"query":"Paris"}' } }],
     };
     for (const turns of [messagesTurns, responsesTurns]) {

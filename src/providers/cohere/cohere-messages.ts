@@ -59,8 +59,13 @@ export function cohereContent(thinking: readonly string[], text: string): string
  * The tool plan of a turn whose reasoning text holds its thinking too (both stream as reasoning, in
  * order): the reasoning without each thinking text, each looked for after the one before, so the
  * work is linear in the text however many thinking parts the model streamed.
+ *
+ * @example
+ * ```ts
+ * toolPlan("Paris is asked for.I will look it up.", ["Paris is asked for."]); // "I will look it up."
+ * ```
  */
-function toolPlan(reasoning: string | undefined, thinking: readonly string[]): string {
+export function toolPlan(reasoning: string | undefined, thinking: readonly string[]): string {
   const text = reasoning ?? "";
   const kept: string[] = [];
   let from = 0;

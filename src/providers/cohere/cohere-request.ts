@@ -10,7 +10,7 @@ import {
 } from "../request.ts";
 import { sentIfAny } from "../provider-kit.ts";
 import { reasoningBudget } from "../reasoning.ts";
-import { cohereContent, thinkingTexts } from "./cohere-messages.ts";
+import { cohereContent, thinkingTexts, toolPlan } from "./cohere-messages.ts";
 import { cohereToolDefinitions } from "./cohere-tools.ts";
 
 /**
@@ -79,9 +79,12 @@ function toCohereMessage(message: RequestMessage, path: string): Fields {
         return { role: "assistant", content: message.content === "" ? "" : cohereContent(thinking, message.content) };
       // Cohere's own turns with calls have no text content: what the model said before its calls
       // is its `tool_plan`, and an assistant message with both text content and calls is not sent.
+      // Without text, the plan is the turn's reasoning without its thinking, as `cohereAssistantMessage` sends it,
+      // its ends trimmed: a client's reasoning comes back joined (Responses summaries with a blank line between).
       const out: Fields = { role: "assistant" };
       if (thinking.length > 0) out["content"] = cohereContent(thinking, "");
-      if (message.content !== "") out["tool_plan"] = message.content;
+      const plan = message.content !== "" ? message.content : toolPlan(message.reasoning, thinking).trim();
+      if (plan !== "") out["tool_plan"] = plan;
       out["tool_calls"] = calls;
       return out;
     }

@@ -1,10 +1,12 @@
 import {
   assistantMessage,
   cohereToolMessages,
+  providerKit,
   streamToolCalls,
   toolDefinitions,
   type ToolCallEvent,
 } from "../../../src/index.ts";
+import { recording } from "../../support/fixtures.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
 import { assertEventInvariants } from "../../support/invariants.ts";
 import { bytes, collect, fromChunks } from "../../support/streams.ts";
@@ -118,6 +120,29 @@ group("Cohere v2 rules", (test) => {
       tool_calls: [{ id: "c_1", type: "function", function: { name: "now", arguments: "{}" } }],
     });
   });
+
+  // The recorded turn (../shared/fixtures/cohere, command-a-03-2025: a tool plan, then two calls) through the request
+  // kit, as the Worker sends its next turn, is the message assistantMessage builds, the plan as its tool_plan (cohere-ai
+  // 8.1.0's AssistantMessage.toolPlan, which Cohere's tool use docs send back with the calls). Before, the kit sent the
+  // calls without it: it read the turn's reasoning, where the plan streamed, for Ollama alone.
+  test("the request kit sends a recorded turn's tool plan back, as assistantMessage does", async () => {
+    const fixture = recording("cohere", "tool-plan-then-parallel-tool-calls");
+    const finish = finishOf(await collect(streamToolCalls(fromChunks([fixture.body]), { provider: "cohere" })));
+    const body = providerKit("cohere").requestBody({
+      model: "command-a-03-2025",
+      tools: [],
+      messages: [
+        { role: "user", content: "Weather and attractions in San Francisco?" },
+        { role: "assistant", content: finish.text, reasoning: finish.reasoning, toolCalls: finish.toolCalls },
+      ],
+    });
+    const sent = (body["messages"] as Record<string, unknown>[])[1];
+    assertEquals(sent, assistantMessage("cohere", finish));
+    assert(
+      typeof sent?.["tool_plan"] === "string" && sent["tool_plan"].startsWith("I will use the weather tool"),
+      "the plan",
+    );
+  }).needs("recordings");
 
   test("assistantMessage gives no message for a turn with nothing (Cohere refuses an assistant message without content, tool_calls or tool_plan)", async () => {
     const thinkingOnly = finishOf(

@@ -90,7 +90,9 @@ group("Cohere thinking (reasoning models) and its next turn", (test) => {
     });
   });
 
-  test("the request kit (the Worker's upstream body) sends the turn's thinking parts as thinking items, not as tool_plan", async () => {
+  // The request kit sends the turn as assistantMessage does: the plan too. Before, it sent no tool_plan (the plan
+  // streamed as reasoning, which the kit read only for Ollama), so the Worker's Cohere upstream lost it.
+  test("the request kit (the Worker's upstream body) sends the turn's thinking parts as thinking items, only the plan as tool_plan", async () => {
     const finish = finishOf(await run([sse]));
     const body = providerKit("cohere").requestBody({
       model: "command-a-reasoning-08-2025",
@@ -114,7 +116,7 @@ group("Cohere thinking (reasoning models) and its next turn", (test) => {
       ],
     });
     assertEquals((body["messages"] as unknown[]).slice(1), [
-      { role: "assistant", content: [{ type: "thinking", thinking: THINKING }], tool_calls: [CALL] },
+      { role: "assistant", content: [{ type: "thinking", thinking: THINKING }], tool_plan: PLAN, tool_calls: [CALL] },
       { role: "tool", tool_call_id: "get_weather_1", content: '{"temperature":21}' },
       {
         role: "assistant",
