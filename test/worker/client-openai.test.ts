@@ -122,6 +122,21 @@ describe("POST /v1/chat/completions: errors before the stream in OpenAI's shape"
   const valid = { model: "openai/gpt-4o-mini", messages: [{ role: "user" as const, content: "hi" }] };
   const bad = async (request: Promise<unknown>) => (await request.catch((error: unknown) => error)) as BadRequestError;
 
+  it("an empty body (a POST without one) is a 400 invalid_json that says it is empty", async () => {
+    for (const raw of ["", " \r\n\t"]) {
+      const response = await send(undefined, { raw });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({
+        error: {
+          message: "The request body is empty: send the request as a JSON object.",
+          type: "invalid_request_error",
+          param: null,
+          code: "invalid_json",
+        },
+      });
+    }
+  });
+
   it("a body that is not JSON is 400 invalid_request_error with code invalid_json", async () => {
     const response = await send(undefined, { raw: "{not json" });
     expect(response.status).toBe(400);

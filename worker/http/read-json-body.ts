@@ -52,7 +52,11 @@ export async function readJsonBody(
   } catch {
     // UTF-16 or UTF-32 without a BOM: a JSON text's first two characters are ASCII (RFC 4627 §3).
     if (text.charCodeAt(0) === 0 || text.charCodeAt(1) === 0) throw notUtf8("UTF-16 or UTF-32, by its NUL bytes");
-    throw new HttpError(400, { code: "invalid_json", message: "The request body is not valid JSON." });
+    // No body at all (a `curl -X POST` without `-d`, a client that sent none) says so.
+    const message = /^[ \t\n\r]*$/.test(text)
+      ? "The request body is empty: send the request as a JSON object."
+      : "The request body is not valid JSON.";
+    throw new HttpError(400, { code: "invalid_json", message });
   }
 }
 
