@@ -24,6 +24,9 @@ import { sdkChunks } from "./sdk-chunks.ts";
 import type { StreamToolCallBatchesOptions, StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
 import { toolCallBatchStream, toolCallEventStream } from "./tool-call-streams.ts";
 
+// The reader of the arrays that takes them from the chain directly.
+export { batchReader, type BatchReader } from "./batch-channel.ts";
+
 /**
  * The whole chain in one call: bytes, framed messages, provider deltas, accumulated events.
  *

@@ -6,6 +6,7 @@ import type { ToolCallEvent } from "../shared/events.ts";
 import { settlesSoon } from "../shared/settles-soon.ts";
 import { chainOptions } from "./chain-options.ts";
 import { ChainPump, type ChainInput } from "./chain-pump.ts";
+import { BatchChannel } from "./batch-channel.ts";
 import { EventChannel } from "./event-channel.ts";
 import type { StreamToolCallBatchesOptions, StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
 import { platformTimers } from "../shared/timers.ts";
@@ -119,7 +120,6 @@ export function toolCallBatchStream<const Tools extends readonly ToolDefinition[
   let timer: unknown;
   /** A read not ready when the last pull gave up on it: the next pull takes it. */
   let pending: ReturnType<ChainPump["read"]> | undefined;
-  let flush = (): void => {};
   const clear = (): void => {
     if (timer !== undefined) timers.clearTimeout(timer);
     timer = undefined;
@@ -128,73 +128,72 @@ export function toolCallBatchStream<const Tools extends readonly ToolDefinition[
   const holding = (): boolean => windowMs > 0 && now() - lastPassed < windowMs;
   let ready: Promise<void> = Promise.resolve();
   let started = false;
-  return new ReadableStream<ToolCallEvent[]>(
-    {
-      start(controller) {
-        flush = () => {
-          clear();
-          if (batch.length === 0) return;
-          controller.enqueue(batch);
-          batch = [];
-          passed++;
-          if (windowMs > 0) lastPassed = now();
-        };
-        const emit = (event: ToolCallEvent): void => {
-          enqueued++;
-          batch.push(event);
-        };
-        const close = (): void => {
-          flush();
-          controller.close();
-        };
-        pump = new ChainPump(input, protocol, options.framing ?? framing, chain, emit, close, options.signal);
-        ready = pump.start().then(() => void (started = true));
-        return ready;
-      },
-      async pull() {
-        if (!started) await ready;
-        // Events a validator released, or a window held, after the last pull ended: they go now,
-        // or when their window closes while this pull reads on.
-        if (batch.length > 0 && !holding()) return flush();
-        const before = enqueued;
-        const passedBefore = passed;
-        while (
-          !pump.closed &&
-          passed === passedBefore &&
-          (enqueued === before || (before > 0 && batch.length < MAX_BATCH))
-        ) {
-          // The first message's events of a response go out alone, as early as one by one.
-          const one = stepwise || enqueued === 0;
-          const work = pump.work(one);
-          if (work === true) continue;
-          if (work !== false) {
-            await work;
-            continue;
-          }
-          const read = pending ?? pump.read();
-          pending = undefined;
-          // Events to pass on, and the next chunk not ready: a window holds them while this reads
-          // on (its timer passes them on), else they go now. A ready read arms no timer (a small
-          // answer's rest or end comes in the same turns: a timer set and cleared at once).
-          if (batch.length > 0 && !(await settlesSoon(read))) {
-            if (holding()) timer ??= timers.setTimeout(flush, lastPassed + windowMs - now());
-            else {
-              pending = read;
-              break;
-            }
-          }
-          const ended = pump.take(await read, one);
-          if (ended) await ended;
+  const channel = new BatchChannel<ToolCallEvent[]>(async () => {
+    if (!started) await ready;
+    // Events a validator released, or a window held, after the last pull ended: they go now,
+    // or when their window closes while this pull reads on.
+    if (batch.length > 0 && !holding()) return flush();
+    const before = enqueued;
+    const passedBefore = passed;
+    while (
+      !pump.closed &&
+      passed === passedBefore &&
+      (enqueued === before || (before > 0 && batch.length < MAX_BATCH))
+    ) {
+      // The first message's events of a response go out alone, as early as one by one.
+      const one = stepwise || enqueued === 0;
+      const work = pump.work(one);
+      if (work === true) continue;
+      if (work !== false) {
+        await work;
+        continue;
+      }
+      const read = pending ?? pump.read();
+      pending = undefined;
+      // Events to pass on, and the next chunk not ready: a window holds them while this reads
+      // on (its timer passes them on), else they go now. A ready read arms no timer (a small
+      // answer's rest or end comes in the same turns: a timer set and cleared at once).
+      if (batch.length > 0 && !(await settlesSoon(read))) {
+        if (holding()) timer ??= timers.setTimeout(flush, lastPassed + windowMs - now());
+        else {
+          pending = read;
+          break;
         }
-        // Unless the window's timer passed an array on meanwhile, what was made goes now: the loop
-        // ends holding events only when they are due (nothing ready, window closed) or too many.
-        if (passed === passedBefore) flush();
-      },
-      cancel: (reason) => {
-        clear();
-        return pump.cancel(reason);
-      },
+      }
+      const ended = pump.take(await read, one);
+      if (ended) await ended;
+    }
+    // Unless the window's timer passed an array on meanwhile, what was made goes now: the loop
+    // ends holding events only when they are due (nothing ready, window closed) or too many.
+    if (passed === passedBefore) flush();
+  });
+  const flush = (): void => {
+    clear();
+    if (batch.length === 0) return;
+    const out = batch;
+    batch = [];
+    passed++;
+    if (windowMs > 0) lastPassed = now();
+    channel.emit(out);
+  };
+  // `batchReader` reads the arrays without a read of the stream per array (see BatchChannel).
+  return channel.stream(
+    () => {
+      const emit = (event: ToolCallEvent): void => {
+        enqueued++;
+        batch.push(event);
+      };
+      const close = (): void => {
+        flush();
+        channel.close();
+      };
+      pump = new ChainPump(input, protocol, options.framing ?? framing, chain, emit, close, options.signal);
+      ready = pump.start().then(() => void (started = true));
+      return ready;
     },
-    { highWaterMark: 0 },
+    (reason) => {
+      clear();
+      return pump.cancel(reason);
+    },
   ) as ReadableStream<TypedToolCallEvent<Tools>[]>;
 }

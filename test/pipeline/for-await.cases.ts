@@ -4,7 +4,7 @@ import { supportedProvider } from "../support/fixture-provider.ts";
 import { allFixtures } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { eventually, recordingSource } from "../support/sources.ts";
-import { bytes, chatChunk, collect, fromChunks, openAISSE, splitAt } from "../support/streams.ts";
+import { collect, fromChunks, splitAt, twoCallsChunks } from "../support/streams.ts";
 
 const recordings = allFixtures.filter((f) => supportedProvider(f) !== undefined);
 
@@ -16,19 +16,6 @@ async function iterate<T>(stream: ReadableStream<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const event of iterable(stream)) out.push(event);
   return out;
-}
-
-/** Two calls and text, one SSE event per chunk, then the finish. */
-function callChunks(): Uint8Array[] {
-  const payloads = [
-    chatChunk({ tool_calls: [{ index: 0, id: "call_1", function: { name: "f", arguments: '{"a":' } }] }),
-    chatChunk({ tool_calls: [{ index: 0, function: { arguments: "1}" } }] }),
-    chatChunk({ content: "between" }),
-    chatChunk({ tool_calls: [{ index: 1, id: "call_2", function: { name: "g", arguments: '{"b":[1,' } }] }),
-    chatChunk({ tool_calls: [{ index: 1, function: { arguments: "2]}" } }] }),
-    chatChunk({}, "tool_calls"),
-  ];
-  return [...payloads.map((payload) => bytes(openAISSE([payload], false))), bytes("data: [DONE]\n\n")];
 }
 
 const EXPECTED_TYPES = [
@@ -78,7 +65,7 @@ group("streamToolCalls read with for await", (test) => {
   }).needs("recordings");
 
   test("the stream is locked while it is iterated, closed and unlocked after", async () => {
-    const stream = streamToolCalls(fromChunks(callChunks()), { provider: "openai" });
+    const stream = streamToolCalls(fromChunks(twoCallsChunks()), { provider: "openai" });
     const seen: string[] = [];
     for await (const event of iterable(stream)) {
       seen.push(event.type);
@@ -98,7 +85,7 @@ group("streamToolCalls read with for await", (test) => {
 
   test("nothing runs ahead of the consumer: the chunks read before each event are those a reader reads", async () => {
     const pulls = async (useIterator: boolean): Promise<number[]> => {
-      const source = recordingSource(callChunks());
+      const source = recordingSource(twoCallsChunks());
       const stream = streamToolCalls(source.stream, { provider: "openai" });
       const counts: number[] = [];
       if (useIterator) for await (const _ of iterable(stream)) counts.push(source.pulled);
@@ -112,7 +99,7 @@ group("streamToolCalls read with for await", (test) => {
   });
 
   test("break cancels the source (the fetch stops) and unlocks the stream", async () => {
-    const source = recordingSource(callChunks());
+    const source = recordingSource(twoCallsChunks());
     const stream = streamToolCalls(source.stream, { provider: "openai" });
     for await (const event of iterable(stream)) if (event.type === "text-delta") break;
     await eventually(() => source.cancelled !== undefined, "the source saw the cancel");
@@ -121,7 +108,7 @@ group("streamToolCalls read with for await", (test) => {
   });
 
   test("values({ preventCancel: true }): after a break a reader goes on with the next event, none lost or repeated", async () => {
-    const source = recordingSource(callChunks());
+    const source = recordingSource(twoCallsChunks());
     const stream = streamToolCalls(source.stream, { provider: "openai" });
     const iterator = iteratorOf(stream, { preventCancel: true });
     const seen: string[] = [];
@@ -140,7 +127,7 @@ group("streamToolCalls read with for await", (test) => {
   });
 
   test("next() called many times without waiting: the answers come in order, then done", async () => {
-    const iterator = iteratorOf(streamToolCalls(fromChunks(callChunks()), { provider: "openai" }));
+    const iterator = iteratorOf(streamToolCalls(fromChunks(twoCallsChunks()), { provider: "openai" }));
     const answers = await Promise.all(Array.from({ length: EXPECTED_TYPES.length + 2 }, () => iterator.next()));
     assertEquals(
       answers.map((answer) => (answer.done ? "done" : answer.value.type)),
@@ -149,7 +136,7 @@ group("streamToolCalls read with for await", (test) => {
   });
 
   test("return() while a next() waits for the source: it waits for that answer, then cancels", async () => {
-    const source = recordingSource(callChunks());
+    const source = recordingSource(twoCallsChunks());
     const iterator = iteratorOf(streamToolCalls(source.stream, { provider: "openai" }));
     const first = iterator.next();
     const returned = iterator.return!("bye");
@@ -160,7 +147,7 @@ group("streamToolCalls read with for await", (test) => {
   });
 
   test("a stream read in part by a reader, then iterated: the iteration goes on from the next event", async () => {
-    const stream = streamToolCalls(fromChunks(callChunks()), { provider: "openai" });
+    const stream = streamToolCalls(fromChunks(twoCallsChunks()), { provider: "openai" });
     const reader = stream.getReader();
     const first = await reader.read();
     reader.releaseLock();
@@ -171,7 +158,7 @@ group("streamToolCalls read with for await", (test) => {
 
   test("the signal while iterating: the abort comes, then the end", async () => {
     const controller = new AbortController();
-    const source = recordingSource(callChunks());
+    const source = recordingSource(twoCallsChunks());
     const seen: string[] = [];
     for await (const event of iterable(
       streamToolCalls(source.stream, { provider: "openai", signal: controller.signal }),
@@ -184,7 +171,7 @@ group("streamToolCalls read with for await", (test) => {
   });
 
   test("an iterator asked for its async iterator is itself, as the platform's", async () => {
-    const iterator = iteratorOf(streamToolCalls(fromChunks(callChunks()), { provider: "openai" }));
+    const iterator = iteratorOf(streamToolCalls(fromChunks(twoCallsChunks()), { provider: "openai" }));
     assert((iterator as unknown as AsyncIterable<ToolCallEvent>)[Symbol.asyncIterator]() === iterator, "itself");
     await iterator.return!();
   });

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { streamToolCallBatches, streamToolCalls } from "../../src/index.ts";
+import { batchReader, streamToolCallBatches, streamToolCalls } from "../../src/index.ts";
 import { supportedProvider } from "../support/fixture-provider.ts";
 import { allFixtures } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
@@ -31,7 +31,7 @@ function callChunks(): Uint8Array[] {
 }
 
 group("streamToolCallBatches", (test) => {
-  test("every recording, re-chunked anywhere: the arrays hold exactly streamToolCalls' events, at most one array per chunk (and two more)", async () => {
+  test("every recording, re-chunked anywhere: the arrays hold exactly streamToolCalls' events, at most one array per chunk (and two more); batchReader gives the same arrays", async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.nat({ max: recordings.length - 1 }),
@@ -51,6 +51,11 @@ group("streamToolCallBatches", (test) => {
             "no empty array",
           );
           assert(batches.length <= chunks.length + 2, `${batches.length} arrays for ${chunks.length} chunks`);
+          // The direct reader: the same arrays, in the same grouping.
+          const reader = batchReader(streamToolCallBatches(fromChunks(chunks), { provider }));
+          const direct: unknown[] = [];
+          for (let r = await reader.read(); !r.done; r = await reader.read()) direct.push(r.value);
+          assertEquals(direct, batches, fixture.name);
         },
       ),
       { seed: 16, numRuns: 80 },

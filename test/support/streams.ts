@@ -110,3 +110,16 @@ export const STOP_AFTER_EACH_FRAGMENT: string = openAISSE(
   ]),
   false,
 );
+
+/** Two calls and text, one SSE event per chunk, then the finish. */
+export function twoCallsChunks(): Uint8Array[] {
+  const payloads = [
+    chatChunk({ tool_calls: [{ index: 0, id: "call_1", function: { name: "f", arguments: '{"a":' } }] }),
+    chatChunk({ tool_calls: [{ index: 0, function: { arguments: "1}" } }] }),
+    chatChunk({ content: "between" }),
+    chatChunk({ tool_calls: [{ index: 1, id: "call_2", function: { name: "g", arguments: '{"b":[1,' } }] }),
+    chatChunk({ tool_calls: [{ index: 1, function: { arguments: "2]}" } }] }),
+    chatChunk({}, "tool_calls"),
+  ];
+  return [...payloads.map((payload) => bytes(openAISSE([payload], false))), bytes("data: [DONE]\n\n")];
+}

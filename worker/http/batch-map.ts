@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { joinDeltas, type ProtocolEncoder } from "../../src/index.ts";
+import { batchReader, type BatchReader, joinDeltas, type ProtocolEncoder } from "../../src/index.ts";
 
 /** A stream made by {@link mapChunks}: the stream it reads and the steps composed over it. */
 export interface MappedSource<O> {
@@ -162,9 +162,9 @@ export function mappedSource<O>(stream: ReadableStream<O>): MappedSource<O> {
  * are `finished`, the end: the source is cancelled, not read.
  */
 export async function readSource<O>(
-  reader: ReadableStreamDefaultReader<unknown>,
+  reader: BatchReader<unknown>,
   step: MappedSource<O>,
-): Promise<ReadableStreamReadResult<unknown> | { failed: O[] }> {
+): Promise<Awaited<ReturnType<BatchReader<unknown>["read"]>> | { failed: O[] }> {
   if (step.finished?.() === true) {
     reader.cancel("The answer ended.").catch(() => undefined);
     return { done: true, value: undefined };
@@ -185,7 +185,7 @@ export async function readSource<O>(
  * until it is read), `step` until it is registered.
  */
 function readMapped<O>(first: MappedSource<O>): ReadableStream<O> {
-  let reader: ReadableStreamDefaultReader<unknown> | undefined;
+  let reader: BatchReader<unknown> | undefined;
   let step = first;
   const out: ReadableStream<O> = new ReadableStream<O>(
     {
@@ -193,7 +193,7 @@ function readMapped<O>(first: MappedSource<O>): ReadableStream<O> {
         if (!reader) {
           pulled.add(out);
           step = (mapped.get(out) as MappedSource<O> | undefined) ?? step;
-          reader = step.source.getReader();
+          reader = batchReader(step.source);
         }
         try {
           for (;;) {

@@ -1,4 +1,5 @@
 import type { TimerHandle, Timers } from "../runtime.ts";
+import { batchReader } from "../../src/index.ts";
 import { mappedSource, readSource } from "./batch-map.ts";
 
 /**
@@ -63,7 +64,8 @@ export function withHeartbeat(
   const { everyMs = HEARTBEAT_MS, frame = HEARTBEAT, afterFirstChunk = false, before } = options;
   const step = mappedSource(body);
   const { source, map, end, finished } = step;
-  const reader = source.getReader();
+  // The chain's arrays taken as it passes them on, with no read of its stream per array.
+  const reader = batchReader(source);
   const bytes = new TextEncoder().encode(frame);
   let lastWrite = timers.now();
   let timer: TimerHandle | undefined;
