@@ -56,8 +56,8 @@ export { openAIChatAssistantMessage, openAIChatToolMessages } from "./providers/
 export {
   OpenAIResponsesDecoder,
   OpenAIResponsesDeltaStream,
-  type OpenAIResponsesDeltaStreamOptions,
 } from "./providers/openai-responses/openai-responses-delta-stream.ts";
+export type { OpenAIResponsesDeltaStreamOptions } from "./providers/openai-responses/openai-responses-options.ts";
 export { SequenceReorderer } from "./providers/openai-responses/sequence-reorderer.ts";
 export { responsesInputItems, responsesToolOutputs } from "./providers/openai-responses/openai-responses-messages.ts";
 export { approvalResponses, type ApprovalAnswer } from "./providers/openai-responses/openai-responses-approvals.ts";

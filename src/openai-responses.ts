@@ -20,8 +20,8 @@
 export {
   OpenAIResponsesDecoder,
   OpenAIResponsesDeltaStream,
-  type OpenAIResponsesDeltaStreamOptions,
 } from "./providers/openai-responses/openai-responses-delta-stream.ts";
+export type { OpenAIResponsesDeltaStreamOptions } from "./providers/openai-responses/openai-responses-options.ts";
 export { ResponsesBuiltInCalls } from "./providers/openai-responses/openai-responses-built-in-calls.ts";
 export { ResponsesCitations } from "./providers/openai-responses/openai-responses-citations.ts";
 export { responsesInputItems, responsesToolOutputs } from "./providers/openai-responses/openai-responses-messages.ts";

@@ -17,11 +17,8 @@
  *
  * @module
  */
-export {
-  OpenAIChatDecoder,
-  type OpenAIChatDecoderOptions,
-  OpenAIChatDeltaStream,
-} from "./providers/openai-chat/openai-chat-delta-stream.ts";
+export { OpenAIChatDecoder, OpenAIChatDeltaStream } from "./providers/openai-chat/openai-chat-delta-stream.ts";
+export type { OpenAIChatDecoderOptions } from "./providers/openai-chat/openai-chat-options.ts";
 export { ChatCitations } from "./providers/openai-chat/openai-chat-citations.ts";
 export { openAIChatAssistantMessage, openAIChatToolMessages } from "./providers/openai-chat/openai-chat-messages.ts";
 export { SSEDecoderStream, ToolCallAccumulatorStream, type ToolCallEvent } from "./core.ts";

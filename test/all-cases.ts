@@ -164,6 +164,7 @@ import "./pipeline/declared-tools.cases.ts";
 import "./pipeline/whole-responses.cases.ts";
 import "./pipeline/provider-hint.cases.ts";
 import "./pipeline/unknown-options.cases.ts";
+import "./shared/stage-options.cases.ts";
 // Tools: running calls, the loop.
 import "./tools/tool-runner.cases.ts";
 import "./tools/tool-loop.cases.ts";

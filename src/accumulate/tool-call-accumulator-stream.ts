@@ -4,6 +4,7 @@ import type { ToolCallAccumulatorOptions } from "./accumulator-options.ts";
 import { composeSteps, StepHold, type EventStep } from "./event-step.ts";
 import { ToolCallAccumulatorCore } from "./accumulator-core.ts";
 import { turnBlocks } from "../shared/turn-blocks.ts";
+import { checkOptionNames } from "../shared/option-names.ts";
 
 /**
  * Options of {@link ToolCallAccumulatorStream}: those of the accumulator it wraps (with the
@@ -22,6 +23,20 @@ export interface ToolCallAccumulatorStreamOptions extends ToolCallAccumulatorOpt
    */
   output?: readonly EventStep[] | undefined;
 }
+
+/** Every option of {@link ToolCallAccumulatorStreamOptions}: typed as its keys, so that one added there and not here does not compile. */
+const ACCUMULATOR_OPTIONS: Record<keyof ToolCallAccumulatorStreamOptions, 0> = {
+  maxArgumentsLength: 0,
+  maxToolCalls: 0,
+  maxDepth: 0,
+  partialParser: 0,
+  repairer: 0,
+  validator: 0,
+  earlyValidator: 0,
+  unwrapper: 0,
+  turnBlocks: 0,
+  output: 0,
+};
 
 /**
  * The accumulator inside a stream, for the snapshot functions (accumulator-snapshot.ts) only.
@@ -70,8 +85,12 @@ export class ToolCallAccumulatorStream extends TransformStream<ProviderDelta, To
   }
   readonly #accumulator: ToolCallAccumulatorCore;
 
-  /** Creates the stage; see {@link ToolCallAccumulatorStreamOptions} for the limits and plug-ins. */
+  /**
+   * Creates the stage; see {@link ToolCallAccumulatorStreamOptions} for the limits and plug-ins.
+   * An option it does not know (`maxArgumentLength`) is a `TypeError` naming it and its options.
+   */
   constructor(options: ToolCallAccumulatorStreamOptions = {}) {
+    checkOptionNames(options, ACCUMULATOR_OPTIONS);
     // Made here, not in `start`: some runtimes (workerd) call `start` only later, and a snapshot
     // may be restored into the stream as soon as it exists.
     let controller: TransformStreamDefaultController<ToolCallEvent>;

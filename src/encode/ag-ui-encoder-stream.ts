@@ -1,6 +1,11 @@
 import { AGUIEncoder } from "./ag-ui-encoder.ts";
 import type { AGUIEncoderOptions } from "./ag-ui-wire.ts";
-import { ProtocolEncoderStream, type EncodableEvent } from "./protocol-encoder.ts";
+import {
+  ProtocolEncoderStream,
+  type EncodableEvent,
+  encoderStreamOptions,
+  type ProtocolEncoderStreamOptions,
+} from "./protocol-encoder.ts";
 
 /**
  * Events to AG-UI over Server-Sent Events: the body an AG-UI client (`HttpAgent` of
@@ -21,8 +26,17 @@ import { ProtocolEncoderStream, type EncodableEvent } from "./protocol-encoder.t
  * ```
  */
 export class AGUIEncoderStream extends ProtocolEncoderStream<EncodableEvent> {
-  /** Creates the stage; see {@link AGUIEncoderOptions}. */
-  constructor(options: AGUIEncoderOptions) {
-    super(new AGUIEncoder(options));
+  /** Creates the stage ({@link AGUIEncoderOptions}, `joinDeltas`); an option it does not know is a `TypeError`. */
+  constructor(options: AGUIEncoderOptions & ProtocolEncoderStreamOptions) {
+    super(new AGUIEncoder(encoderStreamOptions(options, AGUI_OPTIONS)), options);
   }
 }
+
+/** Every option of {@link AGUIEncoderOptions}, typed as its keys (`joinDeltas` is the base stage's). */
+const AGUI_OPTIONS: Record<keyof AGUIEncoderOptions, 0> = {
+  threadId: 0,
+  runId: 0,
+  messageId: 0,
+  reasoning: 0,
+  generateId: 0,
+};

@@ -1,6 +1,12 @@
 import { AnthropicMessageEvents } from "./anthropic-message-events.ts";
 import type { AnthropicMessagesEncoderOptions, AnthropicStreamEvent } from "./anthropic-messages-wire.ts";
-import { ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder } from "./protocol-encoder.ts";
+import {
+  ProtocolEncoderStream,
+  type EncodableEvent,
+  type ProtocolEncoder,
+  encoderStreamOptions,
+  type ProtocolEncoderStreamOptions,
+} from "./protocol-encoder.ts";
 
 /**
  * The pure core of {@link AnthropicMessagesEncoderStream}: events to an Anthropic Messages stream,
@@ -94,8 +100,16 @@ export const anthropicFrame = (event: AnthropicStreamEvent): string =>
  * ```
  */
 export class AnthropicMessagesEncoderStream extends ProtocolEncoderStream<EncodableEvent> {
-  /** Creates the stage; see {@link AnthropicMessagesEncoderOptions}. */
-  constructor(options: AnthropicMessagesEncoderOptions) {
-    super(new AnthropicMessagesEncoder(options));
+  /** Creates the stage ({@link AnthropicMessagesEncoderOptions}, `joinDeltas`); an option it does not know is a `TypeError`. */
+  constructor(options: AnthropicMessagesEncoderOptions & ProtocolEncoderStreamOptions) {
+    super(new AnthropicMessagesEncoder(encoderStreamOptions(options, MESSAGES_OPTIONS)), options);
   }
 }
+
+/** Every option of {@link AnthropicMessagesEncoderOptions}, typed as its keys (`joinDeltas` is the base stage's). */
+const MESSAGES_OPTIONS: Record<keyof AnthropicMessagesEncoderOptions, 0> = {
+  model: 0,
+  id: 0,
+  generateId: 0,
+  signature: 0,
+};

@@ -29,6 +29,8 @@ import {
   sseData,
   type EncodableEvent,
   type ProtocolEncoder,
+  encoderStreamOptions,
+  type ProtocolEncoderStreamOptions,
 } from "./protocol-encoder.ts";
 import { pushSent } from "./sent-fragments.ts";
 import { chatModeration } from "./moderation.ts";
@@ -278,8 +280,17 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
  * ```
  */
 export class OpenAIChatEncoderStream extends ProtocolEncoderStream<EncodableEvent> {
-  /** Creates the stage; see {@link OpenAIChatEncoderOptions}. */
-  constructor(options: OpenAIChatEncoderOptions) {
-    super(new OpenAIChatEncoder(options));
+  /** Creates the stage ({@link OpenAIChatEncoderOptions}, `joinDeltas`); an option it does not know is a `TypeError`. */
+  constructor(options: OpenAIChatEncoderOptions & ProtocolEncoderStreamOptions) {
+    super(new OpenAIChatEncoder(encoderStreamOptions(options, CHAT_OPTIONS)), options);
   }
 }
+
+/** Every option of {@link OpenAIChatEncoderOptions}, typed as its keys (`joinDeltas` is the base stage's). */
+const CHAT_OPTIONS: Record<keyof OpenAIChatEncoderOptions, 0> = {
+  model: 0,
+  id: 0,
+  created: 0,
+  includeUsage: 0,
+  generateId: 0,
+};

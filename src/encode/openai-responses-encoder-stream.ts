@@ -4,7 +4,13 @@ import {
   type OpenAIResponsesStreamEvent,
 } from "./openai-responses-wire.ts";
 import { OpenAIResponseEvents } from "./openai-response-events.ts";
-import { ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder } from "./protocol-encoder.ts";
+import {
+  ProtocolEncoderStream,
+  type EncodableEvent,
+  type ProtocolEncoder,
+  encoderStreamOptions,
+  type ProtocolEncoderStreamOptions,
+} from "./protocol-encoder.ts";
 
 /**
  * The pure core of {@link OpenAIResponsesEncoderStream}: events to an OpenAI Responses stream, as
@@ -104,8 +110,20 @@ const responsesFrame = (event: OpenAIResponsesStreamEvent): string =>
  * ```
  */
 export class OpenAIResponsesEncoderStream extends ProtocolEncoderStream<EncodableEvent> {
-  /** Creates the stage; see {@link OpenAIResponsesEncoderOptions}. */
-  constructor(options: OpenAIResponsesEncoderOptions) {
-    super(new OpenAIResponsesEncoder(options));
+  /** Creates the stage ({@link OpenAIResponsesEncoderOptions}, `joinDeltas`); an option it does not know is a `TypeError`. */
+  constructor(options: OpenAIResponsesEncoderOptions & ProtocolEncoderStreamOptions) {
+    super(new OpenAIResponsesEncoder(encoderStreamOptions(options, RESPONSES_OPTIONS)), options);
   }
 }
+
+/** Every option of {@link OpenAIResponsesEncoderOptions}, typed as its keys (`joinDeltas` is the base stage's). */
+const RESPONSES_OPTIONS: Record<keyof OpenAIResponsesEncoderOptions, 0> = {
+  model: 0,
+  id: 0,
+  createdAt: 0,
+  generateId: 0,
+  encryptedContent: 0,
+  settings: 0,
+  now: 0,
+  builtInTools: 0,
+};

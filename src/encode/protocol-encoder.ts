@@ -3,6 +3,7 @@ import type { ProviderErrorKind, StreamErrorInfo } from "../shared/errors.ts";
 import type { AbortEvent } from "../shared/events.ts";
 import type { LoopFinishEvent, StepFinishEvent, ToolLoopEvent } from "../tools/loop-events.ts";
 import type { ToolRunnerEvent } from "../tools/tool-events.ts";
+import { checkOptionNames } from "../shared/option-names.ts";
 import { encodedReady } from "./encoded-ready.ts";
 
 /**
@@ -64,6 +65,25 @@ export interface ProtocolEncoderStreamOptions {
    * @defaultValue false
    */
   joinDeltas?: boolean | undefined;
+}
+
+/**
+ * `options`, once each of its names is one of `known` (typed as the encoder's option names, so
+ * that one added there and not here does not compile) or `joinDeltas`, else a `TypeError` naming
+ * it and them: what a client-protocol encoder's stage passes its encoder, as a typo
+ * (`includeUsge`) left the default in force.
+ *
+ * @example
+ * ```ts
+ * super(new UIMessageEncoder(encoderStreamOptions(options, UI_OPTIONS)), options);
+ * ```
+ */
+export function encoderStreamOptions<O extends object>(
+  options: O & ProtocolEncoderStreamOptions,
+  known: Record<keyof O, 0>,
+): O & ProtocolEncoderStreamOptions {
+  checkOptionNames(options, { ...known, joinDeltas: 0 });
+  return options;
 }
 
 /**

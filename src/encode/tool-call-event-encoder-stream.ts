@@ -1,5 +1,5 @@
 import type { ToolCallEvent } from "../shared/events.ts";
-import { ProtocolEncoderStream, type ProtocolEncoder } from "./protocol-encoder.ts";
+import { encoderStreamOptions, ProtocolEncoderStream, type ProtocolEncoder } from "./protocol-encoder.ts";
 
 /** Options of {@link ToolCallEventEncoderStream}. */
 export interface ToolCallEventEncoderStreamOptions {
@@ -126,8 +126,8 @@ export class ToolCallEventEncoder<E extends { readonly type: string } = ToolCall
 export class ToolCallEventEncoderStream<
   E extends { readonly type: string } = ToolCallEvent,
 > extends ProtocolEncoderStream<E> {
-  /** Creates the stage; see {@link ToolCallEventEncoderStreamOptions}. */
+  /** Creates the stage; see {@link ToolCallEventEncoderStreamOptions}. An option it does not know is a `TypeError`. */
   constructor(options: ToolCallEventEncoderStreamOptions = {}) {
-    super(new ToolCallEventEncoder<E>(options), { joinDeltas: options.joinDeltas });
+    super(new ToolCallEventEncoder<E>(encoderStreamOptions(options, { firstId: 0, joinDeltas: 0 })), options);
   }
 }

@@ -1,4 +1,9 @@
-import { ProtocolEncoderStream, type EncodableEvent } from "./protocol-encoder.ts";
+import {
+  ProtocolEncoderStream,
+  type EncodableEvent,
+  encoderStreamOptions,
+  type ProtocolEncoderStreamOptions,
+} from "./protocol-encoder.ts";
 import { UIMessageEncoder } from "./ui-message-encoder.ts";
 import type { UIMessageEncoderOptions } from "./ui-message-wire.ts";
 
@@ -17,8 +22,11 @@ import type { UIMessageEncoderOptions } from "./ui-message-wire.ts";
  * ```
  */
 export class UIMessageEncoderStream extends ProtocolEncoderStream<EncodableEvent> {
-  /** Creates the stage; see {@link UIMessageEncoderOptions}. */
-  constructor(options: UIMessageEncoderOptions = {}) {
-    super(new UIMessageEncoder(options));
+  /** Creates the stage ({@link UIMessageEncoderOptions}, `joinDeltas`); an option it does not know is a `TypeError`. */
+  constructor(options: UIMessageEncoderOptions & ProtocolEncoderStreamOptions = {}) {
+    super(new UIMessageEncoder(encoderStreamOptions(options, UI_OPTIONS)), options);
   }
 }
+
+/** Every option of {@link UIMessageEncoderOptions}, typed as its keys (`joinDeltas` is the base stage's). */
+const UI_OPTIONS: Record<keyof UIMessageEncoderOptions, 0> = { messageId: 0, minVersion: 0, generateId: 0 };

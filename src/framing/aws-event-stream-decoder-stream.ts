@@ -1,3 +1,4 @@
+import { framingOptions } from "./framing-options.ts";
 import { ToolCallStreamError } from "../shared/errors.ts";
 import { crc32 } from "./crc32.ts";
 import {
@@ -41,9 +42,9 @@ const SMALLEST = PRELUDE + 4;
  * ```
  */
 export class AwsEventStreamDecoderStream extends FramingStream {
-  /** Creates the stage. */
+  /** Creates the stage; an option it does not know is a `TypeError`. */
   constructor(options: FramingOptions = {}) {
-    super(AwsEventStreamDecoder, options);
+    super(AwsEventStreamDecoder, framingOptions(options));
   }
 }
 

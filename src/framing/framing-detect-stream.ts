@@ -1,3 +1,4 @@
+import { framingOptions } from "./framing-options.ts";
 import { AwsEventStreamDecoder } from "./aws-event-stream-decoder-stream.ts";
 import { FramingStream, type FramingClass, type FramingOptions } from "./framing.ts";
 import { isSpace } from "../shared/json-literal.ts";
@@ -44,9 +45,9 @@ export function detectFraming(contentType: string | undefined, firstByte: number
  * ```
  */
 export class FramingDetectStream extends FramingStream {
-  /** Creates the stage. */
+  /** Creates the stage; an option it does not know is a `TypeError`. */
   constructor(options: FramingOptions = {}) {
-    super(DetectingFraming, options);
+    super(DetectingFraming, framingOptions(options));
   }
 }
 

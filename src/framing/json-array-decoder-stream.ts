@@ -1,3 +1,4 @@
+import { framingOptions } from "./framing-options.ts";
 import { ToolCallStreamError } from "../shared/errors.ts";
 import { isSpace } from "../shared/json-literal.ts";
 import { ownText } from "../shared/kept-text.ts";
@@ -52,9 +53,9 @@ const CLOSE_BRACE = 0x7d;
  * ```
  */
 export class JsonArrayDecoderStream extends FramingStream {
-  /** Creates the stage. */
+  /** Creates the stage; an option it does not know is a `TypeError`. */
   constructor(options: FramingOptions = {}) {
-    super(JsonArrayDecoder, options);
+    super(JsonArrayDecoder, framingOptions(options));
   }
 }
 

@@ -1,3 +1,4 @@
+import { framingOptions } from "./framing-options.ts";
 import { ToolCallStreamError } from "../shared/errors.ts";
 import { ownText } from "../shared/kept-text.ts";
 import {
@@ -25,9 +26,9 @@ import {
  * ```
  */
 export class NdjsonDecoderStream extends FramingStream {
-  /** Creates the stage. */
+  /** Creates the stage; an option it does not know is a `TypeError`. */
   constructor(options: FramingOptions = {}) {
-    super(NdjsonDecoder, options);
+    super(NdjsonDecoder, framingOptions(options));
   }
 }
 

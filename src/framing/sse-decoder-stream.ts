@@ -1,3 +1,4 @@
+import { framingOptions } from "./framing-options.ts";
 import { ToolCallStreamError } from "../shared/errors.ts";
 import { ownText } from "../shared/kept-text.ts";
 import {
@@ -40,9 +41,9 @@ export interface SSEDecoderStreamOptions extends FramingOptions {}
  * ```
  */
 export class SSEDecoderStream extends FramingStream {
-  /** Creates the stage. */
+  /** Creates the stage; an option it does not know is a `TypeError`. */
   constructor(options: SSEDecoderStreamOptions = {}) {
-    super(SSEDecoder, options);
+    super(SSEDecoder, framingOptions(options));
   }
 }
 

@@ -10,7 +10,8 @@ import { withChoice } from "../shared/values.ts";
 /** Options of {@link ToolCallChain}: each stage's own, given to it alone. */
 export interface ToolCallChainOptions extends Omit<ToolCallAccumulatorOptions, "turnBlocks"> {
   /**
-   * The framing's limit: largest message it holds while waiting for its end (see `FramingOptions`).
+   * The framing's limit: largest message it holds while waiting for its end, in characters (in
+   * bytes for the AWS event stream, a binary framing; see `FramingOptions`).
    * @defaultValue 4194304
    */
   maxEventLength?: number | undefined;

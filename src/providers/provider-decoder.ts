@@ -45,9 +45,17 @@ export interface ProviderDecoder {
  * accumulator's errors (`too-many-tool-calls`, `arguments-too-large`).
  */
 export interface DecoderLimits {
-  /** As the accumulator's `maxToolCalls`. @defaultValue 1024 */
+  /**
+   * As the accumulator's `maxToolCalls`: most items of each kind the decoder keeps (approval
+   * requests, citations, annotations), each kind counted apart.
+   * @defaultValue 1024
+   */
   maxToolCalls?: number | undefined;
-  /** As the accumulator's `maxArgumentsLength`. @defaultValue 4194304 */
+  /**
+   * As the accumulator's `maxArgumentsLength`: largest arguments of one item the decoder holds (an
+   * approval request's, a server tool's result as it grows), in characters (UTF-16 code units).
+   * @defaultValue 4194304
+   */
   maxArgumentsLength?: number | undefined;
   /**
    * As the main entry's `streamToolCalls`' `maxTextLength`, which its chain gives the decoder:

@@ -20,8 +20,8 @@ export type StandardOutcome = { ok: true; value: unknown } | { ok: false; issues
 /** The bounded wait for an asynchronous validator: how long, and the timer (injected in tests). */
 export interface ValidationTimeoutOptions {
   /**
-   * How long an asynchronous validator may take on one call's arguments; past it the call is
-   * judged without it (an `invalid-tool-call` of code `validation-timeout`, or a runner's
+   * How long an asynchronous validator may take on one call's arguments, in milliseconds; past it
+   * the call is judged without it (an `invalid-tool-call` of code `validation-timeout`, or a runner's
    * `timeout` error), so a validator that never settles cannot hold the stream (`Infinity`: no limit).
    * @defaultValue 10000
    */

@@ -1,7 +1,7 @@
 import type { StreamLimits } from "../pipeline/stream-limits.ts";
 import type { ProviderProtocol } from "../providers/provider-decoder.ts";
 import type { Provider } from "../providers/registry.ts";
-import type { RunnableTool, ToolRunnerOptions } from "./runnable-tool.ts";
+import { RUNNER_OPTIONS, type RunnableTool, type ToolRunnerOptions } from "./runnable-tool.ts";
 import type { StreamToolCallsOptions } from "../pipeline/stream-tool-calls-options.ts";
 import { jsonSchema } from "../schema/json-schema-plugin.ts";
 import type { ToolDefinition, ToolSchema } from "../schema/tool-schema.ts";
@@ -116,4 +116,12 @@ export function streamOptions(options: ToolLoopOptions, signal: AbortSignal): St
   );
   if (earlyValidation) picked.jsonSchema = jsonSchema;
   return picked;
+}
+
+/** The options of `ToolRunnerStream` among the loop's, with the loop's own `signal` (the stage takes no other name). */
+export function runnerOptions(options: ToolLoopOptions, signal: AbortSignal): ToolRunnerOptions {
+  const picked: Record<string, unknown> = { signal };
+  for (const name of Object.keys(RUNNER_OPTIONS) as (keyof ToolRunnerOptions)[])
+    if (name !== "signal" && options[name] !== undefined) picked[name] = options[name];
+  return picked as unknown as ToolRunnerOptions;
 }

@@ -43,7 +43,7 @@ export interface RunnableTool<Args = JsonValue> {
    * with `approval` rather than wait).
    */
   needsApproval?: boolean;
-  /** Time the handler may take, overriding the runner's `timeoutMs`. */
+  /** Time the handler may take, in milliseconds, overriding the runner's `timeoutMs`. */
   timeoutMs?: number;
   /** What the tool does, for the model. */
   description?: string;
@@ -91,8 +91,8 @@ export interface ToolRunnerOptions {
    */
   concurrency?: number | undefined;
   /**
-   * Time a handler may take before its signal is aborted and the call gives a `timeout` error
-   * (`Infinity`: no limit).
+   * Time a handler may take, in milliseconds, before its signal is aborted and the call gives a
+   * `timeout` error (`Infinity`: no limit).
    * @defaultValue 30000
    */
   timeoutMs?: number | undefined;
@@ -129,14 +129,28 @@ export interface ToolRunnerOptions {
    */
   clock?: (() => number) | undefined;
   /**
-   * Time a tool's asynchronous validator (`schema`) may take on a call's arguments before the call
-   * gives a retryable `timeout` error without running (`Infinity`: no limit).
+   * Time a tool's asynchronous validator (`schema`) may take on a call's arguments, in milliseconds,
+   * before the call gives a retryable `timeout` error without running (`Infinity`: no limit).
    * @defaultValue 10000 (`DEFAULT_VALIDATION_TIMEOUT_MS`)
    */
   validationTimeoutMs?: number | undefined;
   /** The timers behind the timeouts (a manual clock in tests). @defaultValue `globalThis`'s */
   timers?: Timers | undefined;
 }
+
+/** Every option of {@link ToolRunnerOptions}: typed as its keys, so that one added there and not here does not compile. */
+export const RUNNER_OPTIONS: Record<keyof ToolRunnerOptions, 0> = {
+  tools: 0,
+  concurrency: 0,
+  timeoutMs: 0,
+  maxResultBytes: 0,
+  maxScreenshotBytes: 0,
+  approve: 0,
+  signal: 0,
+  clock: 0,
+  validationTimeoutMs: 0,
+  timers: 0,
+};
 
 /**
  * Default of {@link ToolRunnerOptions.concurrency}.

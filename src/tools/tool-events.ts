@@ -69,7 +69,7 @@ export interface ToolErrorEvent {
   error: ToolErrorInfo;
   /** The choice the call belongs to, when the provider streams several. */
   choice?: number;
-  /** With a `clock`, for a handler that ran: the time from its start to this error. */
+  /** With a `clock`, for a handler that ran: the time from its start to this error, in its milliseconds. */
   durationMs?: number;
 }
 

@@ -3,7 +3,7 @@ import { assistantMessage, toolResultMessages } from "../providers/messages.ts";
 import { callKey } from "../shared/call-key.ts";
 import { checkOptionNames } from "../shared/option-names.ts";
 import type { LoopFinishEvent, LoopFinishReason, ToolLoopEvent } from "./loop-events.ts";
-import { LOOP_OPTIONS, streamOptions, type ToolLoopOptions } from "./loop-options.ts";
+import { LOOP_OPTIONS, runnerOptions, streamOptions, type ToolLoopOptions } from "./loop-options.ts";
 import { refusedTurn, StepRecord, turnCalls } from "./step-record.ts";
 import type { ToolRunnerEvent } from "./tool-events.ts";
 import { ToolRunnerStream } from "./tool-runner-stream.ts";
@@ -176,7 +176,7 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
       void response.body?.cancel().catch(() => {});
       return false;
     }
-    runner = new ToolRunnerStream({ ...options, signal: controller.signal });
+    runner = new ToolRunnerStream(runnerOptions(options, controller.signal));
     const events = streamToolCalls(response, streamOptions(options, controller.signal));
     // The calls the `beforeTools` stage leaves out never reach the runner: they run nowhere.
     const kept = options.beforeTools

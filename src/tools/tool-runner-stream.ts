@@ -1,5 +1,6 @@
 import type { ToolCallEvent } from "../shared/events.ts";
-import type { ToolRunnerOptions } from "./runnable-tool.ts";
+import { checkOptionNames } from "../shared/option-names.ts";
+import { RUNNER_OPTIONS, type ToolRunnerOptions } from "./runnable-tool.ts";
 import type { ToolRunnerEvent } from "./tool-events.ts";
 import { ToolRunner } from "./tool-runner.ts";
 
@@ -41,8 +42,12 @@ import { ToolRunner } from "./tool-runner.ts";
 export class ToolRunnerStream extends TransformStream<ToolCallEvent, ToolRunnerEvent> {
   readonly #runner: () => ToolRunner;
 
-  /** Creates the stage; see {@link ToolRunnerOptions} for the tools, limits and approval. */
+  /**
+   * Creates the stage; see {@link ToolRunnerOptions} for the tools, limits and approval. An option
+   * it does not know (`maxResultLength`) is a `TypeError` naming it and its options.
+   */
   constructor(options: ToolRunnerOptions) {
+    checkOptionNames(options, RUNNER_OPTIONS);
     let runner: ToolRunner;
     // Resolved when the reader asks for the next event: a streaming handler waits for that.
     const waiting: (() => void)[] = [];

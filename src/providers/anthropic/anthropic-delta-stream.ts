@@ -7,6 +7,7 @@ import { matchAt, NO_TEXT, textPattern } from "../../shared/kept-text.ts";
 import { arrayOf, isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { eventType, providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type DecoderLimits, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
+import { decoderLimits } from "../decoder-limits.ts";
 import { anthropicContainer, anthropicFinish, anthropicUsage } from "./anthropic-finish.ts";
 import { AnthropicCitations } from "./anthropic-citations.ts";
 import { AnthropicKeptBlocks, callMetadata } from "./anthropic-kept-blocks.ts";
@@ -53,8 +54,9 @@ interface ToolBlock {
  * ```
  */
 export class AnthropicDeltaStream extends ProviderDecoderStream {
-  /** Creates the stage; `limits.maxToolCalls` bounds the citations kept (as the accumulator's, 1024 by default). */
+  /** Creates the stage; `limits.maxToolCalls` bounds the citations kept (1024 by default); an unknown option is a `TypeError`. */
   constructor(limits: DecoderLimits = {}) {
+    decoderLimits(limits);
     super((emit) => new AnthropicDecoder(emit, limits, new AnthropicCitations(limits)));
   }
 }

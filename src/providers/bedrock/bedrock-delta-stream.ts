@@ -4,6 +4,7 @@ import { isRecord } from "../../shared/values.ts";
 import { AnthropicDecoder } from "../anthropic/anthropic-delta-stream.ts";
 import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type DecoderLimits, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
+import { DECODER_LIMITS, decoderLimits } from "../decoder-limits.ts";
 import type { ConverseCitations } from "./bedrock-citations.ts";
 import { BedrockConverseDecoder } from "./bedrock-converse.ts";
 
@@ -35,9 +36,11 @@ export class BedrockDeltaStream extends ProviderDecoderStream {
    * Converse server tool's result as it grows and the Anthropic decoder's (as the accumulator's:
    * `maxArgumentsLength`, 4 MiB by default). With `converseCitations: ConverseCitations`, a cited
    * ConverseStream text block is kept as its `citationsContent` block part (as the main entry's
-   * `bedrock` reads); without it, the citations are left out.
+   * `bedrock` reads); without it, the citations are left out. An option it does not know is a
+   * `TypeError`.
    */
   constructor(limits: DecoderLimits & { converseCitations?: typeof ConverseCitations | undefined } = {}) {
+    decoderLimits(limits, { ...DECODER_LIMITS, converseCitations: 0 });
     super((emit) => new BedrockDecoder(emit, AnthropicDecoder, limits, limits.converseCitations));
   }
 }

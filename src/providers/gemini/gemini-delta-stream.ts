@@ -6,6 +6,7 @@ import { ToolCallStreamError } from "../../shared/errors.ts";
 import { arrayOf, isRecord, nonEmptyString, ownValue, withChoice } from "../../shared/values.ts";
 import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type DecoderLimits, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
+import { decoderLimits } from "../decoder-limits.ts";
 import { readUsage } from "../usage.ts";
 import { GEMINI_FINISH_REASONS } from "./gemini-finish-reasons.ts";
 import { GeminiGrounding } from "./gemini-grounding.ts";
@@ -70,8 +71,12 @@ interface StreamedCall {
  * ```
  */
 export class GeminiDeltaStream extends ProviderDecoderStream {
-  /** Creates the stage; `limits.maxArgumentsLength` bounds a streamed call as it grows (as the accumulator's, 4 MiB by default). */
+  /**
+   * Creates the stage; `limits.maxArgumentsLength` bounds a streamed call as it grows, in
+   * characters (as the accumulator's, 4 Mi by default). An option it does not know is a `TypeError`.
+   */
   constructor(limits: DecoderLimits = {}) {
+    decoderLimits(limits);
     super((emit) => new GeminiDecoder(emit, limits, new GeminiGrounding()));
   }
 }

@@ -3,7 +3,8 @@ import { heldCounter, keptCounter } from "../../shared/errors.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { arrayOf, isRecord } from "../../shared/values.ts";
 import type { DecoderLimits, Emit, ProviderDecoder, ProviderProtocol } from "../provider-decoder.ts";
-import { OpenAIChatDecoder, type OpenAIChatDecoderOptions } from "./openai-chat-delta-stream.ts";
+import { OpenAIChatDecoder } from "./openai-chat-delta-stream.ts";
+import type { OpenAIChatDecoderOptions } from "./openai-chat-options.ts";
 import { FRAGMENTS, TEXT_FIELDS } from "./openai-chat-reasoning.ts";
 
 /**

@@ -3,10 +3,12 @@ import type { ToolCallChunkDelta, Usage } from "../../shared/deltas.ts";
 import type { JsonWriter } from "../../shared/json-text.ts";
 import { arrayOf, isRecord, nonEmptyString, ownValue, withChoice } from "../../shared/values.ts";
 import { ANTHROPIC_FINISH_REASONS } from "../anthropic/anthropic-finish-reasons.ts";
+import { checkOptionNames } from "../../shared/option-names.ts";
 import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
 import { readUsage } from "../usage.ts";
 import { FastChunkReader } from "./openai-chat-fast-chunk.ts";
+import { CHAT_OPTIONS, type OpenAIChatDecoderOptions } from "./openai-chat-options.ts";
 import { chatEmit } from "./openai-chat-call-order.ts";
 import { OPENAI_CHAT_FINISH_REASONS } from "./openai-chat-finish-reasons.ts";
 import { ChatReasoningFields } from "./openai-chat-reasoning.ts";
@@ -26,33 +28,11 @@ import { ChatReasoningFields } from "./openai-chat-reasoning.ts";
  * ```
  */
 export class OpenAIChatDeltaStream extends ProviderDecoderStream {
-  /** Creates the stage. */
+  /** Creates the stage; an option it does not know is a `TypeError`. */
   constructor(options: OpenAIChatDecoderOptions = {}) {
+    checkOptionNames(options, CHAT_OPTIONS);
     super((emit) => new OpenAIChatDecoder(emit, options));
   }
-}
-
-/** Options of {@link OpenAIChatDecoder}. */
-export interface OpenAIChatDecoderOptions {
-  /**
-   * The writer of a call's arguments that a server gives as an object rather than as JSON text
-   * (Hugging Face TGI, llama.cpp's server in some versions): `jsonText` (from
-   * `tool-call-stream/core`) writes them with a stack of its own, so that arguments nested deeper
-   * than `JSON.stringify` recurses are the accumulator's `too-deep` call, the stream going on.
-   * Without it they are written by `JSON.stringify` (the same text), and such arguments end the
-   * stream with an error of code `malformed-payload`, so that a bundle for the servers that send
-   * arguments as text, as OpenAI does, holds no writer of its own. The main entry's
-   * `streamToolCalls` passes it.
-   * @defaultValue none: `JSON.stringify`
-   */
-  jsonText?: ((value: unknown) => string | undefined) | undefined;
-  /**
-   * Given each chunk the decoder parses whole (the fast path reads the plain text and argument
-   * deltas without parsing them): a wrapper's way to read fields the decoder does not, such as
-   * `ChatCitations`' `annotations`, without reading every message again.
-   * @defaultValue none
-   */
-  onChunk?: ((chunk: Record<string, unknown>) => void) | undefined;
 }
 
 /**

@@ -2,7 +2,8 @@ import { SSEDecoder } from "../../framing/sse-decoder-stream.ts";
 import { jsonText } from "../../shared/json-text.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
 import { withChatCitations } from "./openai-chat-citations.ts";
-import { OpenAIChatDecoder, type OpenAIChatDecoderOptions } from "./openai-chat-delta-stream.ts";
+import { OpenAIChatDecoder } from "./openai-chat-delta-stream.ts";
+import type { OpenAIChatDecoderOptions } from "./openai-chat-options.ts";
 
 /**
  * The protocol of Chat Completions (OpenAI and every compatible server): its bodies are Server-Sent

@@ -8,10 +8,9 @@ import { boundedApprovalRequest } from "./openai-responses-approvals.ts";
 import { ResponsesBuiltInCalls } from "./openai-responses-built-in-calls.ts";
 import { RESPONSES_FINISH_REASONS } from "./openai-responses-finish-reasons.ts";
 import { builtInCallsMissing, type OpenAIResponsesDeltaStreamOptions } from "./openai-responses-options.ts";
+import { responsesOptions } from "./openai-responses-options.ts";
 import { ResponsesFastDelta } from "./responses-fast-delta.ts";
 import { SequenceReorderer } from "./sequence-reorderer.ts";
-
-export type { OpenAIResponsesDeltaStreamOptions } from "./openai-responses-options.ts";
 
 type Payload = Record<string, unknown>;
 
@@ -62,8 +61,9 @@ const BUILT_IN_ITEMS = /^(apply_patch|shell|local_shell|mcp|tool_search|computer
  * ```
  */
 export class OpenAIResponsesDeltaStream extends ProviderDecoderStream {
-  /** Creates the stage. */
+  /** Creates the stage; an option it does not know is a `TypeError`. */
   constructor(options: OpenAIResponsesDeltaStreamOptions = {}) {
+    responsesOptions(options);
     super((emit) => new OpenAIResponsesDecoder(emit, { builtInCalls: ResponsesBuiltInCalls, ...options }));
   }
 }

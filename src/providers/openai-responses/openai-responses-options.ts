@@ -1,4 +1,5 @@
 import { ToolCallStreamError } from "../../shared/errors.ts";
+import { checkOptionNames } from "../../shared/option-names.ts";
 import type { DecoderLimits } from "../provider-decoder.ts";
 import type { ResponsesBuiltInCalls } from "./openai-responses-built-in-calls.ts";
 
@@ -20,6 +21,28 @@ export interface OpenAIResponsesDeltaStreamOptions extends DecoderLimits {
    * @defaultValue `ResponsesBuiltInCalls` in `OpenAIResponsesDeltaStream`, none in `OpenAIResponsesDecoder`
    */
   builtInCalls?: typeof ResponsesBuiltInCalls | undefined;
+}
+
+/** Every option of {@link OpenAIResponsesDeltaStreamOptions}: typed as its keys, so that one added there and not here does not compile. */
+const RESPONSES_OPTIONS: Record<keyof OpenAIResponsesDeltaStreamOptions, 0> = {
+  maxToolCalls: 0,
+  maxArgumentsLength: 0,
+  maxTextLength: 0,
+  reorderWindow: 0,
+  builtInCalls: 0,
+};
+
+/**
+ * Throws a `TypeError` for an option name `OpenAIResponsesDeltaStream` does not know, naming it
+ * and its options (a typo left the default in force).
+ *
+ * @example
+ * ```ts
+ * responsesOptions({ reorderWindow: 8 }); // passes; { reorderWindo: 8 } throws
+ * ```
+ */
+export function responsesOptions(options: OpenAIResponsesDeltaStreamOptions): void {
+  checkOptionNames(options, RESPONSES_OPTIONS);
 }
 
 /**
