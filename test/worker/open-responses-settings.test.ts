@@ -242,6 +242,12 @@ describe("settings out of bounds are 400s naming them", () => {
     ["top_logprobs", { top_logprobs: 1.5 }],
     ["truncation", { truncation: "sometimes" }],
     ["text.format.type", { text: { format: { type: "xml" } } }],
+    // The SDK's ResponseFormatTextJSONSchemaConfig (name a-z, A-Z, 0-9, _ and -, at most 64; strict a
+    // boolean or null) and FunctionTool (strict a boolean or null): a "true" read as not strict before.
+    ["text.format.name", { text: { format: { type: "json_schema", name: "my format", schema: {} } } }],
+    ["text.format.name", { text: { format: { type: "json_schema", name: "f".repeat(65), schema: {} } } }],
+    ["text.format.strict", { text: { format: { type: "json_schema", name: "f", schema: {}, strict: "true" } } }],
+    ["tools[1].strict", { tools: [tool("search"), { ...tool("send_email"), strict: "true" }] }],
     // The spec's CreateResponseBody bounds (maxLength 64, minimum 16, ServiceTierEnum), as OpenAI's.
     ["prompt_cache_key", { prompt_cache_key: "k".repeat(65) }],
     ["safety_identifier", { safety_identifier: "u".repeat(65) }],
@@ -272,6 +278,8 @@ describe("settings out of bounds are 400s naming them", () => {
       const body = { service_tier, prompt_cache_key: "0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b", max_output_tokens: 16 };
       expect((await send({ ...body, safety_identifier: "u".repeat(64) })).status).toBe(200);
     }
+    const format = { type: "json_schema", name: `Out-put_${"f".repeat(56)}`, schema: { type: "object" }, strict: null };
+    expect((await send({ text: { format }, tools: [{ ...tool("search"), strict: null }] })).status).toBe(200);
     // Codex with its output_token_replay feature, toward a provider named OpenAI.
     const include = ["reasoning.encrypted_content", "output.encrypted_content"];
     expect((await send({ include, store: false })).status).toBe(200);

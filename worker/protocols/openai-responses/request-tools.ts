@@ -70,6 +70,9 @@ export function toolsOf(
           "A Responses function tool has its `name` and `parameters` at its top level, not under `function` (Chat Completions' form).",
         );
       misnamedSchema(fields, at, "parameters");
+      // A boolean or null (the SDK's FunctionTool): "true" would otherwise reach no provider as strict.
+      const strict = own(fields, "strict") ?? false;
+      if (typeof strict !== "boolean") throw invalidField(`${at}.strict`, "`strict` must be true, false or null.");
       // Checked here, at the client's index: dropped tools shift the indexes of the translated body.
       const parameters = own(fields, "parameters") ?? { type: "object" };
       if (isObject(parameters)) checkParameters(parameters, `${at}.parameters`, patterns);

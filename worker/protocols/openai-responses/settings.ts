@@ -134,6 +134,9 @@ function integerIn(value: unknown, field: string, min: number, max: number): num
   throw invalidField(field, `\`${field}\` must be a whole number from ${min}${max < 1e6 ? ` to ${max}` : " up"}.`);
 }
 
+/** A JSON Schema format's name, as OpenAI takes it. */
+const FORMAT_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
 /** `text`: its `format` (`text`, `json_object`, or `json_schema` with its fields; `text` when not `formatted`) and `verbosity`. */
 function textOf(value: unknown, formatted: boolean): OpenAIResponseSettings["text"] | undefined {
   if (value === undefined) return undefined;
@@ -146,8 +149,14 @@ function textOf(value: unknown, formatted: boolean): OpenAIResponseSettings["tex
   if (type !== "text" && type !== "json_object" && type !== "json_schema")
     throw invalidField("text.format.type", "`text.format.type` must be text, json_object or json_schema.");
   const name = own(format, "name");
-  if (type === "json_schema" && typeof name !== "string")
-    throw invalidField("text.format.name", "`text.format.name` must be a string.");
+  // OpenAI's rule for the name (the SDK's ResponseFormatTextJSONSchemaConfig), and `strict` a
+  // boolean or null: one given as "true" would otherwise be read as not strict, silently.
+  if (type === "json_schema" && (typeof name !== "string" || !FORMAT_NAME.test(name)))
+    throw invalidField(
+      "text.format.name",
+      "`text.format.name` must be 1 to 64 letters, digits, _ or - (a-z, A-Z, 0-9, _, -).",
+    );
+  if (type === "json_schema") boolean(own(format, "strict") ?? undefined, "text.format.strict");
   if (type === "text" || !formatted) return { format: { type: "text" }, ...shown };
   if (type === "json_object") return { format: { type }, ...shown };
   const description = own(format, "description");
