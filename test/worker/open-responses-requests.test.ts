@@ -342,6 +342,12 @@ describe("values OpenAI's API refuses (the spec's enums and bounds): a 400 namin
       { tools: [WEATHER], tool_choice: { type: "allowed_tools", mode: "auto", tools: names(129) } },
       "tool_choice.tools",
     ],
+    // The spec's AllowedToolChoice lists FunctionToolChoice, `type` required: repeated without it before.
+    [
+      "an allowed tool without its type",
+      { tools: [WEATHER], tool_choice: { type: "allowed_tools", mode: "auto", tools: [{ name: "get_weather" }] } },
+      "tool_choice.tools[0].type",
+    ],
     ["a function's description not a string", { tools: [{ ...WEATHER, description: 42 }] }, "tools[0].description"],
   ] as const)
     it(name, () => refused(body, param));

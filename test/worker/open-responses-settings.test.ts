@@ -160,6 +160,23 @@ describe("tool_choice allowed_tools", () => {
     expect(response["output"]).toMatchObject([{ type: "function_call", name: "search" }]);
   });
 
+  it("no mode, or a null one, is auto, and the response says so (the spec's AllowedToolChoice requires it)", async () => {
+    const listed = [{ type: "function", name: "search" }];
+    for (const choice of [
+      { type: "allowed_tools", tools: listed },
+      { type: "allowed_tools", mode: null, tools: listed },
+    ]) {
+      const body = { tools: [tool("search")], tool_choice: choice };
+      const { issues, response } = await readConformingResponse(await send(body));
+      const streamed = await readConformingStream(await send({ ...body, stream: true }));
+      expect([issues, streamed.issues]).toEqual([[], []]);
+      expect([response["tool_choice"], streamed.response?.["tool_choice"]]).toEqual([
+        { ...choice, mode: "auto" },
+        { ...choice, mode: "auto" },
+      ]);
+    }
+  });
+
   it("mode required: the provider must call one of them", async () => {
     const upstream = call("search");
     await send({ ...SETTINGS, tool_choice: { ...SETTINGS.tool_choice, mode: "required" } }, upstream);
@@ -214,7 +231,10 @@ describe("tool_choice allowed_tools", () => {
   });
 
   it("a listed name that is none of the tools is a 400 naming it", async () => {
-    const answer = await send({ ...SETTINGS, tool_choice: { type: "allowed_tools", tools: [{ name: "nope" }] } });
+    const answer = await send({
+      ...SETTINGS,
+      tool_choice: { type: "allowed_tools", tools: [{ type: "function", name: "nope" }] },
+    });
     expect(answer.status).toBe(400);
     expect(await answer.json()).toMatchObject({ error: { param: "tool_choice.tools[0].name" } });
   });

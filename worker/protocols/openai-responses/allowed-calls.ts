@@ -31,7 +31,11 @@ export function allowedToolsOf(
       const at = `tool_choice.tools[${i}]`;
       const fields = objectAt(entry, at);
       const type = own(fields, "type");
-      if (typeof type === "string" && WEB_SEARCH_TOOLS.has(type)) {
+      // Each entry names its kind (the spec's AllowedToolChoice lists FunctionToolChoice, whose
+      // `type` is required): one without it was repeated so in the response, no choice of the spec.
+      if (typeof type !== "string")
+        throw invalidField(`${at}.type`, `\`${at}.type\` is required: function, custom or a web search.`);
+      if (WEB_SEARCH_TOOLS.has(type)) {
         if (!searches.has(type))
           throw invalidField(`${at}.type`, `\`${at}.type\` is a web search \`tools\` does not offer.`);
         return offered.has(type) ? [type] : [];

@@ -36,7 +36,7 @@ export function settingsOf(fields: Record<string, unknown>, formatted = true): R
   return {
     instructions: instructions ?? null,
     tools: echoedTools(given("tools")),
-    tool_choice: (given("tool_choice") as OpenAIResponseSettings["tool_choice"] | undefined) ?? "auto",
+    tool_choice: toolChoiceOf(given("tool_choice")),
     truncation: oneOf(given("truncation"), "truncation", ["auto", "disabled"]),
     parallel_tool_calls: boolean(given("parallel_tool_calls"), "parallel_tool_calls"),
     text: textOf(given("text"), formatted),
@@ -92,6 +92,18 @@ export function responsesSampling(
   };
   parseSampling(penalties, provider, "refuse");
   return { top_p: own(fields, "top_p") ?? undefined, ...penalties };
+}
+
+/**
+ * `tool_choice` as the response repeats it: as given, but an `allowed_tools` choice without its
+ * `mode` (or a null one), which is read as `auto`, says `auto`: the spec's AllowedToolChoice
+ * requires a mode, so the choice as given was no response's `tool_choice`.
+ */
+function toolChoiceOf(value: unknown): OpenAIResponseSettings["tool_choice"] {
+  if (value === undefined) return "auto";
+  if (isObject(value) && own(value, "type") === "allowed_tools" && (own(value, "mode") ?? null) === null)
+    return { ...value, type: "allowed_tools", mode: "auto" };
+  return value as OpenAIResponseSettings["tool_choice"];
 }
 
 /** The request's function and custom tools as the response lists them (`toolsOf` checked them first). */
