@@ -144,7 +144,8 @@ async function readText(
 
 /**
  * Reads `body` into `take`, at most `maxBytes` in all (a 413, the reading cancelled, past it), within
- * {@link BODY_READ_MS} on `timers`; a body decoded from `coding` that fails to decode is a 400.
+ * {@link BODY_READ_MS} on `timers`; a body decoded from `coding` that fails to decode is a 400, and
+ * so is one whose bytes stop coming with an error (the client's upload cut).
  */
 async function readEach(
   body: ReadableStream<Uint8Array>,
@@ -186,10 +187,16 @@ async function readEach(
   }
 
   async function read(): Promise<ReadableStreamReadResult<Uint8Array>> {
-    if (coding === undefined) return reader.read();
     try {
       return await reader.read();
     } catch {
+      // The client's own fault, never the Worker's (a 500 logged as unexpected): its upload was
+      // cut (the connection lost, fewer bytes than its `Content-Length`) before the body was whole.
+      if (coding === undefined)
+        throw new HttpError(400, {
+          code: "invalid_json",
+          message: "The request body did not arrive whole: the connection was cut before its end.",
+        });
       // The platform's decoder reads one gzip member (the Compression Streams spec): a body of
       // several (RFC 1952 §2.2, what `cat a.gz b.gz` makes) fails as trailing data: the message says so.
       const members = coding === "gzip" ? ", or more than one gzip member, which this Worker does not read" : "";
