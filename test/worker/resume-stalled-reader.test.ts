@@ -7,6 +7,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ResponseBuffer } from "../../worker/resumable/response-buffer.ts";
+import { HEARTBEAT_MS, withHeartbeat } from "../../worker/http/heartbeat.ts";
+import { logBody } from "../../worker/resumable/log-pump.ts";
 import { LAGGED, ResponseLog } from "../../worker/resumable/response-log.ts";
 import { chatChunk, eventually, FakeUpstream, ManualTimers, openAIChunks, startResponse } from "./support.ts";
 
@@ -98,6 +100,33 @@ describe("ResponseLog.cutLaggards", () => {
     // Nobody lags now: nothing more to cut.
     expect(log.cutLaggards()).toBe(0);
     expect(log.canResumeAfter(0)).toBe(true);
+  });
+});
+
+describe("a cut reader's answer", () => {
+  it("fails at once, its heartbeat stopped, though its client reads nothing more", async () => {
+    const clock = new ManualTimers();
+    const log = new ResponseLog({ maxFrames: 2, maxBytes: 1 << 20 });
+    let left = 0;
+    const body = withHeartbeat(
+      logBody(log.open(-1), () => left++),
+      clock,
+    );
+    const reader = body.getReader();
+    log.append(["a"]);
+    expect(await reader.read()).toMatchObject({ done: false });
+    // The client reads no more (its socket full): the answer read one batch ahead, the log fills.
+    log.append(["b"]);
+    log.append(["c"]);
+    log.append(["d"]);
+    expect(log.full).toBe(true);
+    expect(log.cutLaggards()).toBe(1);
+    expect(left).toBe(1);
+    await eventually(() => clock.handlesOf(HEARTBEAT_MS).length === 0, 50);
+    // Failed before: the heartbeat re-armed every HEARTBEAT_MS for as long as the connection stayed open.
+    for (const handle of clock.handlesOf(HEARTBEAT_MS)) clock.fire(handle);
+    expect(clock.handlesOf(HEARTBEAT_MS)).toEqual([]);
+    await expect(reader.read()).rejects.toThrow(LAGGED);
   });
 });
 

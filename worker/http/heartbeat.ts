@@ -44,6 +44,8 @@ export interface HeartbeatOptions {
  * One timer at a time, not one per read: each write notes the time, and the timer, when it fires,
  * writes only if nothing was written for `everyMs`, else waits for what is left. A reader that is
  * not waiting (a slow client, its write in progress) gets no frame: that write finds it gone.
+ * A source that fails while its reader is not waiting (a resumable response's reader cut for
+ * lagging) fails the answer at once and stops the timer.
  * A `body` made by `mapChunks` (the steps from the chain's events to the protocol's bytes) is read
  * here through its steps, from the stream under them: the answer is this one stream over the
  * events, not one per step. Like a pipe, it reads one chunk ahead of its reader; the chunk after
@@ -81,6 +83,15 @@ export function withHeartbeat(
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
+        // A source that fails while nobody waits on it (a resumable log's reader cut for lagging:
+        // its client reads nothing) ends the answer now, timer and all, not at a next read that may
+        // never come. A failure the steps make frames of (`fail`) waits for the client's next read;
+        // the chain's own reader (`batchReader`) has no `closed`: its failures come to a read.
+        (reader as { closed?: Promise<unknown> }).closed?.catch((error: unknown) => {
+          if (done || waiting || step.fail) return;
+          stop();
+          controller.error(error);
+        });
         const beat = (): void => {
           timer = undefined;
           if (done) return;
