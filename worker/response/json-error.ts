@@ -40,7 +40,8 @@ export type ErrorCode =
   | "unknown_response"
   | "previous_response_not_found"
   | "thread_not_found"
-  | "resume_window_passed";
+  | "resume_window_passed"
+  | "too_many_readers";
 
 /** The body of an error response. */
 export interface ErrorBody {

@@ -16,6 +16,7 @@ import { keyedStore } from "./keyed-store.ts";
 import { recordedTools } from "./recorded-tools.ts";
 import { objectNameOf } from "./response-id.ts";
 import { ResponseLog, type ResponseLogLimits } from "./response-log.ts";
+import { ResponseReaders } from "./response-readers.ts";
 import { RunningResponse } from "./running-response.ts";
 import { runRequestOf, type RunStart } from "./run-start.ts";
 import { loadMeta, LogWriter, type FrameStore, type LogKind } from "./response-log-storage.ts";
@@ -57,6 +58,8 @@ export class ResponseBuffer extends DurableObject<Env> {
   readonly #running = new Map<string, RunningResponse>();
   /** Responses whose provider request is being opened (not running yet): a cancel aborts it, a second start is refused. */
   readonly #opening = new Map<string, AbortController>();
+  /** How many clients read each response, bounded (`response-readers.ts`). */
+  readonly #readers = new ResponseReaders();
   #runtime: Runtime = platformRuntime;
   #overrides: Partial<Env> = {};
   #tools: Readonly<Record<string, RunnableTool>> | undefined;
@@ -85,6 +88,11 @@ export class ResponseBuffer extends DurableObject<Env> {
   /** True while response `id` runs here: its log is in memory (a finished one is in storage only). */
   isRunning(id: string): boolean {
     return this.#running.has(id);
+  }
+
+  /** How many clients read response `id` now (at most `MAX_READERS_PER_RESPONSE`). */
+  readersOf(id: string): number {
+    return this.#readers.of(id);
   }
 
   /**
@@ -266,10 +274,22 @@ export class ResponseBuffer extends DurableObject<Env> {
     return restoreStoredLog(this.ctx, id, this.#store(id), this.#settings().resumeTtlMs);
   }
 
-  /** One client's body: the frames after `lastSeen` ({@link liveLogResponse}); a HEAD's answer without it. */
+  /**
+   * One client's body: the frames after `lastSeen` ({@link liveLogResponse}); a HEAD's answer
+   * without it. A 429 past `MAX_READERS_PER_RESPONSE` clients of the response.
+   */
   #attach(id: string, lastSeen: number, head: boolean): Response {
-    // A finished log is read from storage from the client's frame on, a batch per client read.
-    const stored = this.#running.has(id) ? undefined : storedLogResponse(this.#store(id), lastSeen, this.#runtime);
-    return stored ?? liveLogResponse(this.#currentLog(id), lastSeen, this.#runtime.timers, head);
+    // Each client's place is given back when its body ends (`response-readers.ts`); a HEAD takes none.
+    const leave = head ? () => {} : this.#readers.take(id);
+    try {
+      // A finished log is read from storage from the client's frame on, a batch per client read.
+      const stored = this.#running.has(id)
+        ? undefined
+        : storedLogResponse(this.#store(id), lastSeen, this.#runtime, leave);
+      return stored ?? liveLogResponse(this.#currentLog(id), lastSeen, this.#runtime.timers, head, leave);
+    } catch (error) {
+      leave();
+      throw error;
+    }
   }
 }

@@ -53,7 +53,8 @@ export function storedLogCursor(
 
 /**
  * The answer to a resume of a finished log ({@link storedLogCursor}), with the heartbeat of every
- * streamed answer; `undefined` when the log is not one to serve this way.
+ * streamed answer; `undefined` when the log is not one to serve this way. `onLeave` runs once the
+ * client's body ends.
  *
  * @example
  * ```ts
@@ -61,14 +62,13 @@ export function storedLogCursor(
  * if (stored) return stored;
  * ```
  */
-export function storedLogResponse(store: FrameStore, lastSeen: number, runtime: Runtime): Response | undefined {
+export function storedLogResponse(
+  store: FrameStore,
+  lastSeen: number,
+  runtime: Runtime,
+  onLeave: () => void = () => {},
+): Response | undefined {
   const stored = storedLogCursor(store, lastSeen);
   if (!stored) return undefined;
-  return new Response(
-    withHeartbeat(
-      logBody(stored.cursor, () => {}),
-      runtime.timers,
-    ),
-    { headers: stored.headers },
-  );
+  return new Response(withHeartbeat(logBody(stored.cursor, onLeave), runtime.timers), { headers: stored.headers });
 }

@@ -68,7 +68,7 @@ export function restoreStoredLog(
  * One client's body: the frames after `lastSeen`, pulled from the log as the client reads
  * them, one chunk per batch (a slow client holds no queue of its own, and holds the provider
  * back once it lags the whole log behind). With `head`, the answer's headers alone, taking no
- * reader's place.
+ * reader's place; `onLeave` runs once the client's body ends, however it ends.
  *
  * @example
  * ```ts
@@ -80,6 +80,7 @@ export function liveLogResponse(
   lastSeen: number,
   timers: Runtime["timers"],
   head = false,
+  onLeave: () => void = () => {},
 ): Response {
   if (!current) throw UNKNOWN();
   const { log, headers, running } = current;
@@ -89,7 +90,10 @@ export function liveLogResponse(
   if (head) return new Response(null, { headers });
   // The heartbeat finds a client that vanished while nothing is written (keep-alives upstream).
   const body = withHeartbeat(
-    logBody(running ? running.reader(lastSeen) : log.open(lastSeen), () => running?.left()),
+    logBody(running ? running.reader(lastSeen) : log.open(lastSeen), () => {
+      onLeave();
+      running?.left();
+    }),
     timers,
   );
   return new Response(body, { headers });

@@ -1,0 +1,72 @@
+// The clients reading one resumable response at once are bounded (MAX_READERS_PER_RESPONSE, the
+// first client's included): each holds a body, a heartbeat and a place the log wakes at every
+// write, so many GETs of one id would cost the object's other responses. One more is a 429
+// `too_many_readers` in the Worker's error shape, with the `retry-after` of the next heartbeat
+// (which finds a vanished reader's place free); a client that leaves gives its place back, and a
+// HEAD takes none. Another response of the same object is not touched.
+import { runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { ResponseBuffer } from "../../worker/resumable/response-buffer.ts";
+import { MAX_READERS_PER_RESPONSE } from "../../worker/resumable/response-readers.ts";
+import { attach as attachTo } from "../../worker/resumable/response-pool.ts";
+import { settled } from "./durable-support.ts";
+import { chatChunk, FakeUpstream, ManualTimers, openAIChunks, startResponse } from "./support.ts";
+
+const stalling = () =>
+  new FakeUpstream({ kind: "sse", chunks: openAIChunks([chatChunk({ content: "Hello. " })]).slice(0, 1), then: "stall" });
+
+describe("the readers of one resumable response", () => {
+  it("are at most MAX_READERS_PER_RESPONSE: one more is a 429 naming why, until one leaves", async () => {
+    const clock = new ManualTimers();
+    const { id, stub, response, attach } = await startResponse(stalling(), clock, { IDLE_TIMEOUT_MS: "60000" });
+    expect(response.status).toBe(200);
+    const readers = [response];
+    for (let i = 1; i < MAX_READERS_PER_RESPONSE; i++) readers.push(await attach(-1));
+    expect(readers.map((reader) => reader.status)).toEqual(readers.map(() => 200));
+    const count = () => runInDurableObject(stub, (instance: ResponseBuffer) => instance.readersOf(id));
+    expect(await count()).toBe(MAX_READERS_PER_RESPONSE);
+
+    // Failed before: every GET took one more place (no bound).
+    const refused = await attach(-1);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("15");
+    expect(await refused.json()).toEqual({
+      error: { code: "too_many_readers", message: expect.stringContaining(`${MAX_READERS_PER_RESPONSE} clients`) },
+    });
+    expect(await count()).toBe(MAX_READERS_PER_RESPONSE);
+    // A HEAD takes no place, so it is answered still.
+    const head = await attachTo(stub, id, -1, "HEAD");
+    expect(head.status).toBe(200);
+
+    // Another response of the same object is read as ever.
+    const other = await startResponse(stalling(), clock, { IDLE_TIMEOUT_MS: "60000" });
+    expect(other.response.status).toBe(200);
+
+    // A client that leaves gives its place back: the next one is served.
+    await readers.pop()!.body!.cancel("client left");
+    expect(await settled(stub, async () => (await count()) === MAX_READERS_PER_RESPONSE - 1)).toBe(true);
+    const next = await attach(-1);
+    expect(next.status).toBe(200);
+    for (const reader of [...readers, next, other.response]) await reader.body!.cancel("done");
+    expect(await settled(stub, async () => (await count()) === 0)).toBe(true);
+  });
+
+  it("of a finished response, served from storage, are bounded alike and leave at their end", async () => {
+    const clock = new ManualTimers();
+    const upstream = new FakeUpstream({ kind: "sse", chunks: openAIChunks([chatChunk({ content: "Hello." })]) });
+    const { id, stub, response, attach } = await startResponse(upstream, clock);
+    await response.text();
+    const running = () => runInDurableObject(stub, (instance: ResponseBuffer) => instance.isRunning(id));
+    expect(await settled(stub, async () => !(await running()))).toBe(true);
+    const count = () => runInDurableObject(stub, (instance: ResponseBuffer) => instance.readersOf(id));
+    expect(await count()).toBe(0);
+    const readers: Response[] = [];
+    for (let i = 0; i < MAX_READERS_PER_RESPONSE; i++) readers.push(await attach(-1));
+    expect((await attach(-1)).status).toBe(429);
+    // A client that reads to the end leaves.
+    expect(await readers.pop()!.text()).toContain("event: finish");
+    expect(await settled(stub, async () => (await count()) === MAX_READERS_PER_RESPONSE - 1)).toBe(true);
+    for (const reader of readers) await reader.body!.cancel("done");
+    expect(await settled(stub, async () => (await count()) === 0)).toBe(true);
+  });
+});
