@@ -116,6 +116,8 @@ export interface Env {
   RESUME_MAX_EVENTS?: string | number;
   /** Most bytes of events kept per response for resume. */
   RESUME_MAX_BYTES?: string | number;
+  /** Most bytes (UTF-16 units) of events an isolate's running resumable responses hold in memory, together. */
+  RESUME_MEMORY_BYTES?: string | number;
   /** How many `RESPONSES` objects per location share the resumable responses (1 to 1000). */
   RESPONSE_OBJECTS?: string | number;
   /** Least milliseconds between two writes of a streamed answer's body (0 to 1000; 0: every network chunk). */
@@ -194,6 +196,7 @@ const NUMBERS = {
   resumeTtlMs: ["RESUME_TTL_MS", 300_000, 0],
   resumeMaxEvents: ["RESUME_MAX_EVENTS", 20_000, 1],
   resumeMaxBytes: ["RESUME_MAX_BYTES", 8 * 1024 * 1024, 1],
+  resumeMemoryBytes: ["RESUME_MEMORY_BYTES", 32 * 1024 * 1024, 1],
   responseObjects: ["RESPONSE_OBJECTS", 16, 1, 1000],
   writeWindowMs: ["WRITE_WINDOW_MS", 25, 0, 1000],
   resumeWriteWindowMs: ["RESUME_WRITE_WINDOW_MS", 100, 0, 1000],
@@ -236,10 +239,7 @@ export function readSettings(env: Env): Settings {
 
 /** The items of a comma-separated variable, trimmed, the blank ones left out. */
 export function commaList(value: string | undefined): string[] {
-  return (value ?? "")
-    .split(",")
-    .map((item) => item.trim())
-    .filter((item) => item !== "");
+  return (value ?? "").split(",").flatMap((item) => (item.trim() === "" ? [] : [item.trim()]));
 }
 
 /** A secret or variable that is set and not blank. */

@@ -5,7 +5,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ResponseBuffer } from "../../worker/resumable/response-buffer.ts";
-import { ResponseLog, toBatch, type LogStep } from "../../worker/resumable/response-log.ts";
+import { toBatch, type LogStep } from "../../worker/resumable/log-batch.ts";
+import { ResponseLog } from "../../worker/resumable/response-log.ts";
 import {
   chatChunk,
   FakeUpstream,

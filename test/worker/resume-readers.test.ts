@@ -13,7 +13,11 @@ import { settled } from "./durable-support.ts";
 import { chatChunk, FakeUpstream, ManualTimers, openAIChunks, startResponse } from "./support.ts";
 
 const stalling = () =>
-  new FakeUpstream({ kind: "sse", chunks: openAIChunks([chatChunk({ content: "Hello. " })]).slice(0, 1), then: "stall" });
+  new FakeUpstream({
+    kind: "sse",
+    chunks: openAIChunks([chatChunk({ content: "Hello. " })]).slice(0, 1),
+    then: "stall",
+  });
 
 describe("the readers of one resumable response", () => {
   it("are at most MAX_READERS_PER_RESPONSE: one more is a 429 naming why, until one leaves", async () => {

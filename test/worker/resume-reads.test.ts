@@ -8,7 +8,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { keyedStore } from "../../worker/resumable/keyed-store.ts";
-import { toBatch } from "../../worker/resumable/response-log.ts";
+import { toBatch } from "../../worker/resumable/log-batch.ts";
 import { LogWriter, type FrameStore } from "../../worker/resumable/response-log-storage.ts";
 import { storedLogCursor } from "../../worker/resumable/stored-cursor.ts";
 import { restoreStoredLog } from "../../worker/resumable/stored-log-attach.ts";

@@ -9,7 +9,8 @@ import { describe, expect, it } from "vitest";
 import type { ResponseBuffer } from "../../worker/resumable/response-buffer.ts";
 import { HEARTBEAT_MS, withHeartbeat } from "../../worker/http/heartbeat.ts";
 import { logBody } from "../../worker/resumable/log-pump.ts";
-import { LAGGED, ResponseLog } from "../../worker/resumable/response-log.ts";
+import { LAGGED } from "../../worker/resumable/log-batch.ts";
+import { ResponseLog } from "../../worker/resumable/response-log.ts";
 import { chatChunk, eventually, FakeUpstream, ManualTimers, openAIChunks, startResponse } from "./support.ts";
 
 const STEP_MS = 1000;

@@ -7,7 +7,7 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ResponseBuffer } from "../../worker/resumable/response-buffer.ts";
-import { toBatch } from "../../worker/resumable/response-log.ts";
+import { toBatch } from "../../worker/resumable/log-batch.ts";
 import { keyedStore } from "../../worker/resumable/keyed-store.ts";
 import { loadBatchHolding, loadResponseLog } from "../../worker/resumable/response-log-reads.ts";
 import { CHUNK_BYTES, LogWriter, splitBytes, type StoredLog } from "../../worker/resumable/response-log-storage.ts";

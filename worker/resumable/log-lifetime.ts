@@ -1,7 +1,11 @@
 import type { Timers } from "../runtime.ts";
 import { Expiries } from "./expiries.ts";
 import { pumpIntoLog, type AnyEvent } from "./log-pump.ts";
-import type { LogKind, LogWriter } from "./response-log-storage.ts";
+import type { ResponseLogLimits } from "./log-batch.ts";
+import type { LogBudget } from "./log-budget.ts";
+import { ResponseLog } from "./response-log.ts";
+import { loadBatchHolding } from "./response-log-reads.ts";
+import type { FrameStore, LogKind, LogWriter } from "./response-log-storage.ts";
 import type { RunningResponse } from "./running-response.ts";
 
 /**
@@ -92,4 +96,24 @@ export async function pumpToEnd(
     const later = Date.now() + resumeTtlMs;
     if (later > expiry && new Expiries(storage.kv).set(id, later)) await storage.setAlarm(later);
   }
+}
+
+/**
+ * A running response's log in memory, `writer` writing it to `store` as it runs: it holds only the
+ * frames its readers have yet to read (counted against `budget`), and a reader that starts before
+ * them reads the batches `writer` keeps in storage first.
+ *
+ * @example
+ * ```ts
+ * const log = storageBackedLog(limits, store, writer, isolateLogBudget);
+ * ```
+ */
+export function storageBackedLog(
+  limits: ResponseLogLimits,
+  store: FrameStore,
+  writer: LogWriter,
+  budget: LogBudget,
+): ResponseLog {
+  const older = { first: () => writer.window().first, batchHolding: (frame: number) => loadBatchHolding(store, frame) };
+  return new ResponseLog(limits, 0, { older, budget });
 }

@@ -1,5 +1,6 @@
 import { formatToolCallEvent, joinDeltas } from "../../src/index.ts";
-import { LAGGED, type LogCursor, type ResponseLog } from "./response-log.ts";
+import type { LogCursor } from "./log-batch.ts";
+import type { ResponseLog } from "./response-log.ts";
 import type { LogWriter } from "./response-log-storage.ts";
 import type { TimerHandle, Timers } from "../runtime.ts";
 
@@ -128,12 +129,14 @@ export function logBody(cursor: LogCursor, onLeave: () => void): ReadableStream<
   return new ReadableStream<Uint8Array>(
     {
       start: (controller) => {
-        // Cut for lagging (`ResponseLog.cutLaggards`): the body errors now, whether or not it reads,
-        // so the connection and what it holds go at once; the client resumes with Last-Event-ID.
-        cursor.onCut?.(() => {
+        // Cut for lagging (`ResponseLog.cutLaggards`) or by the memory bound (`log-budget.ts`): the
+        // body errors now, whether or not it reads, so the connection and what it holds go at once
+        // (a frame queued for a client that reads nothing would never reach it); the client resumes
+        // with Last-Event-ID, from storage.
+        cursor.onCut?.((reason) => {
           if (left) return;
           leave();
-          controller.error(new Error(LAGGED));
+          controller.error(new Error(reason));
         });
       },
       pull: async (controller) => {

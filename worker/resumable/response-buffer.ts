@@ -11,11 +11,12 @@ import { platformRuntime, type Runtime } from "../runtime.ts";
 import { demoTools } from "../demo-tools/index.ts";
 import { expireDue } from "./expiry-alarm.ts";
 import type { AnyEvent } from "./log-pump.ts";
-import { beginStoredLog, pumpToEnd } from "./log-lifetime.ts";
+import { beginStoredLog, pumpToEnd, storageBackedLog } from "./log-lifetime.ts";
 import { keyedStore } from "./keyed-store.ts";
 import { recordedTools } from "./recorded-tools.ts";
 import { objectNameOf } from "./response-id.ts";
-import { ResponseLog, type ResponseLogLimits } from "./response-log.ts";
+import type { ResponseLogLimits } from "./log-batch.ts";
+import { isolateLogBudget } from "./log-budget.ts";
 import { ResponseReaders } from "./response-readers.ts";
 import { RunningResponse } from "./running-response.ts";
 import { runRequestOf, type RunStart } from "./run-start.ts";
@@ -23,7 +24,7 @@ import { loadMeta, LogWriter, type FrameStore, type LogKind } from "./response-l
 import { storedLogResponse } from "./stored-cursor.ts";
 import { StoredKeeps } from "./stored-keeps.ts";
 import { storedResponseOp, type StoredResponseAnswer, type StoredResponseOp } from "./stored-responses.ts";
-import { liveLogResponse, restoreStoredLog, UNKNOWN, type CurrentLog } from "./stored-log-attach.ts";
+import { liveLogResponse, restoreStoredLog, UNKNOWN } from "./stored-log-attach.ts";
 
 /** Where a run's request body is kept (under its response's keys), to tell a retry of the same run from another. */
 const RUN_BODY_KEY = "run:body";
@@ -243,16 +244,14 @@ export class ResponseBuffer extends DurableObject<Env> {
     }
     const { batches, headers } = opened;
     const limits = this.#limits();
-    const { detachedLimitMs, resumeTtlMs, resumeWriteWindowMs } = this.#settings();
-    const running = new RunningResponse(
-      new ResponseLog(limits),
-      headers,
-      upstream,
-      this.#runtime.timers,
-      detachedLimitMs,
-    );
+    const { detachedLimitMs, resumeTtlMs, resumeWriteWindowMs, resumeMemoryBytes } = this.#settings();
+    const store = this.#store(id);
+    const writer = new LogWriter(store, limits);
+    // What its readers have yet to read, in memory; the rest from storage (`log-budget.ts`).
+    isolateLogBudget.limit = resumeMemoryBytes;
+    const log = storageBackedLog(limits, store, writer, isolateLogBudget);
+    const running = new RunningResponse(log, headers, upstream, this.#runtime.timers, detachedLimitMs);
     this.#running.set(id, running);
-    const writer = new LogWriter(this.#store(id), limits);
     const { expiry, armed } = beginStoredLog(this.ctx.storage, id, writer, kind, headers, replacing, resumeTtlMs);
     // A stream's arrays come one per write window already (the chain's own); a run's (every loop
     // event ready) are grouped by the pump's own window.
@@ -267,13 +266,6 @@ export class ResponseBuffer extends DurableObject<Env> {
     return undefined;
   }
 
-  /** Response `id`'s running log, or its stored one ({@link restoreStoredLog}). */
-  #currentLog(id: string): CurrentLog | undefined {
-    const running = this.#running.get(id);
-    if (running) return { log: running.log, headers: running.headers, running };
-    return restoreStoredLog(this.ctx, id, this.#store(id), this.#settings().resumeTtlMs);
-  }
-
   /**
    * One client's body: the frames after `lastSeen` ({@link liveLogResponse}); a HEAD's answer
    * without it. A 429 past `MAX_READERS_PER_RESPONSE` clients of the response.
@@ -282,11 +274,20 @@ export class ResponseBuffer extends DurableObject<Env> {
     // Each client's place is given back when its body ends (`response-readers.ts`); a HEAD takes none.
     const leave = head ? () => {} : this.#readers.take(id);
     try {
-      // A finished log is read from storage from the client's frame on, a batch per client read.
-      const stored = this.#running.has(id)
-        ? undefined
-        : storedLogResponse(this.#store(id), lastSeen, this.#runtime, leave);
-      return stored ?? liveLogResponse(this.#currentLog(id), lastSeen, this.#runtime.timers, head, leave);
+      const { timers } = this.#runtime;
+      const running = this.#running.get(id);
+      if (running)
+        return liveLogResponse({ log: running.log, headers: running.headers, running }, lastSeen, timers, head, leave);
+      // A finished log is read from storage from the client's frame on, a batch per client read;
+      // one a restart cut is ended once ({@link restoreStoredLog}), then read so too.
+      const store = this.#store(id);
+      const stored = storedLogResponse(store, lastSeen, this.#runtime, leave);
+      if (stored) return stored;
+      const restored = restoreStoredLog(this.ctx, id, store, this.#settings().resumeTtlMs);
+      return (
+        storedLogResponse(store, lastSeen, this.#runtime, leave) ??
+        liveLogResponse(restored, lastSeen, timers, head, leave)
+      );
     } catch (error) {
       leave();
       throw error;

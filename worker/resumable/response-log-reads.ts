@@ -6,7 +6,7 @@ import {
   type StoredLog,
   type StoredPart,
 } from "./response-log-storage.ts";
-import type { LogBatch } from "./response-log.ts";
+import type { LogBatch } from "./log-batch.ts";
 
 /**
  * Reading a response's stored log back (`response-log-storage.ts` writes it): whole, or one batch.

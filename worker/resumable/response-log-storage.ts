@@ -1,4 +1,4 @@
-import type { LogBatch, ResponseLogLimits } from "./response-log.ts";
+import type { LogBatch, ResponseLogLimits } from "./log-batch.ts";
 
 /**
  * A response's log in its Durable Object's storage, written as it runs, one value per batch of
@@ -204,7 +204,7 @@ export class LogWriter {
    */
   end(interrupted = false, known?: { first: number; next: number }): void {
     if (!this.#meta) throw new Error("The response log was never begun.");
-    const window = this.#wroteAll ? this.#window() : known;
+    const window = this.#wroteAll ? this.window() : known;
     this.#meta = {
       ...this.#meta,
       done: true,
@@ -219,7 +219,7 @@ export class LogWriter {
    * newest within the bounds, the newest frame whatever its size. Only the oldest kept batch can
    * hold frames past them (the rest were deleted whole), so this walks at most that batch.
    */
-  #window(): { first: number; next: number } {
+  window(): { first: number; next: number } {
     const oldest = this.#kept[0];
     if (!oldest) return { first: 0, next: 0 };
     const next = oldest.first + this.#frames;

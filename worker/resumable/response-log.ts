@@ -1,83 +1,48 @@
 /**
  * The bounded log of one response's encoded SSE frames, read by cursors: what a client that
- * reconnects with `Last-Event-ID` is served from. Frame `n` has SSE id `n`.
+ * reconnects with `Last-Event-ID` is served from. Frame `n` has SSE id `n`. Frames come in
+ * batches (every event ready from one upstream chunk), kept as one string per batch with the
+ * offsets where its frames end: a reader is served one chunk per batch, and a resume in the middle
+ * of a batch still starts exactly at the frame after `Last-Event-ID`.
  *
- * Frames come in batches (every event ready from one upstream chunk) and are kept as one string
- * per batch with the offsets where its frames end, so that a reader is served one chunk per batch
- * and a resume in the middle of a batch still starts exactly at the frame after `Last-Event-ID`.
- *
- * Readers pull: a cursor holds only a position, never a queue of its own. The oldest frames are
- * dropped past the bounds, but never one an attached reader has yet to read: while a reader lags
- * that far behind, the log is {@link ResponseLog.full} and the writer waits ({@link ResponseLog.room}),
- * so a slow client holds the provider back (backpressure) instead of losing events or growing
- * memory. With no reader attached the writer never waits.
+ * Readers pull: a cursor holds only a position, never a queue of its own. A frame no reader has
+ * yet to read is dropped (a running log's frames are in storage too) or, without storage, kept up
+ * to the bounds. While a reader lags past the bounds, the log is {@link ResponseLog.full} and the
+ * writer waits ({@link ResponseLog.room}): a slow client holds the provider back (backpressure)
+ * instead of losing events or growing memory, for `DETACHED_LIMIT_MS` at most (`log-pump.ts`).
  *
  * @module
  */
 
-/** Bounds of a {@link ResponseLog}. */
-export interface ResponseLogLimits {
-  /** Most frames kept; older ones are dropped and can no longer be resumed from. */
-  maxFrames: number;
-  /** Most bytes (UTF-16 units) of frames kept; the newest frame is always kept. */
-  maxBytes: number;
-}
+import type { BudgetHolder, LogBudget } from "./log-budget.ts";
+import {
+  LAGGED,
+  type LogBatch,
+  type LogCursor,
+  type LogStep,
+  type OlderFrames,
+  OVER_BUDGET,
+  type ResponseLogLimits,
+  keepFrom,
+  toBatch,
+} from "./log-batch.ts";
 
-/** Consecutive frames as one string: frame `first + i` ends at `text` offset `ends[i]`. */
-export interface LogBatch {
-  /** Sequence number (SSE id) of the first frame. */
-  first: number;
-  /** The frames, concatenated. */
-  text: string;
-  /** Where each frame ends in `text`, ascending; the last is `text.length`. */
-  ends: number[];
-}
+/** An open cursor's state: its next frame, and what runs if the log cuts it (and why). */
+type Position = { at: number; cut?: string | undefined; onCut?: ((reason: string) => void) | undefined };
 
-/** What a {@link LogCursor} reads next. */
-export type LogStep =
-  /** The next frames, in order: the rest of one batch. */
-  | { type: "frames"; text: string }
-  /** The response ended and every frame was read. */
-  | { type: "end" };
-
-/** A reader's position in a {@link ResponseLog}. */
-export interface LogCursor {
-  /** The next step; waits while the response is running and every frame so far was read. A closed cursor reads `end`, a cut one throws. */
-  read(): Promise<LogStep>;
-  /** Detaches the reader (idempotent). */
-  close(): void;
-  /** Calls `listener` once if the log cuts this reader ({@link ResponseLog.cutLaggards}): it lagged too long. */
-  onCut?(listener: () => void): void;
-}
-
-/** What a cut reader's next read throws: its client must resume (its frames may be dropped). */
-export const LAGGED =
-  "The client read nothing for too long while the response's log was full; resume with Last-Event-ID.";
-
-/** An open cursor's state: its next frame, and what runs if the log cuts it. */
-interface Position {
-  at: number;
-  cut: boolean;
-  onCut?: (() => void) | undefined;
+/** Where a running log's frames also are, and the bound it shares (see {@link ResponseLog}). */
+export interface ResponseLogOptions {
+  /** Storage: the log then holds in memory only what its readers have yet to read. */
+  older?: OlderFrames;
+  /** The memory bound the log shares with the other running logs. */
+  budget?: LogBudget;
 }
 
 /**
- * The batch of `frames` from sequence number `first`.
- *
- * @example
- * ```ts
- * toBatch(3, ["a", "bc"]); // { first: 3, text: "abc", ends: [1, 3] }
- * ```
- */
-export function toBatch(first: number, frames: readonly string[]): LogBatch {
-  const ends: number[] = [];
-  let length = 0;
-  for (const frame of frames) ends.push((length += frame.length));
-  return { first, text: frames.join(""), ends };
-}
-
-/**
- * An append-only, bounded list of frames in batches; frame ids are their sequence numbers.
+ * An append-only, bounded list of frames in batches; frame ids are their sequence numbers. With
+ * `older` (a running response's storage), it holds in memory only the frames its readers have yet
+ * to read, and a reader that starts before them reads storage first; with a `budget`, what it
+ * holds counts against that bound (`log-budget.ts`).
  *
  * @example
  * ```ts
@@ -87,23 +52,29 @@ export function toBatch(first: number, frames: readonly string[]): LogBatch {
  * await cursor.read(); // { type: "frames", text: "event: text\nid: 0\n..." }
  * ```
  */
-export class ResponseLog {
+export class ResponseLog implements BudgetHolder {
   readonly #limits: ResponseLogLimits;
+  readonly #older: OlderFrames | undefined;
+  readonly #budget: LogBudget | undefined;
   readonly #batches: LogBatch[] = [];
   /** The next sequence number of each open cursor. */
   readonly #positions = new Set<Position>();
   /** Readers waiting for the next frame or the end, and the writer waiting for room. */
   #waiting: Array<() => void> = [];
-  /** Sequence number of the oldest frame kept (frames of `#batches[0]` before it are dropped). */
+  /** Sequence number of the oldest frame held (frames of `#batches[0]` before it are dropped). */
   #first = 0;
   #next = 0;
   #bytes = 0;
+  /** Units of the batches in memory, whole: a batch partly read is held whole. */
+  #held = 0;
   #done = false;
 
   /** Creates an empty log whose first frame will have sequence number `first`. */
-  constructor(limits: ResponseLogLimits, first = 0) {
+  constructor(limits: ResponseLogLimits, first = 0, options: ResponseLogOptions = {}) {
     this.#limits = limits;
     this.#first = this.#next = first;
+    this.#older = options.older;
+    this.#budget = options.budget;
   }
 
   /**
@@ -129,9 +100,9 @@ export class ResponseLog {
     return this.#next;
   }
 
-  /** The oldest frame still kept. */
+  /** The oldest frame a reader can start at: held in memory, or kept in storage. */
   get first(): number {
-    return this.#first;
+    return this.#older ? Math.min(this.#first, this.#older.first()) : this.#first;
   }
 
   /** True once the response ended; no frame follows. */
@@ -142,6 +113,11 @@ export class ResponseLog {
   /** How many cursors are open. */
   get readers(): number {
     return this.#positions.size;
+  }
+
+  /** UTF-16 units of frames held in memory (of whole batches). */
+  get held(): number {
+    return this.#held;
   }
 
   /** True while the log is past its bounds because a reader has yet to read the oldest frames. */
@@ -157,7 +133,8 @@ export class ResponseLog {
 
   /**
    * Appends `frames` as one batch from sequence number {@link ResponseLog.next}, dropping the
-   * oldest read ones past the bounds; returns the batch (what is written to storage).
+   * oldest read ones past the bounds; returns the batch (what is written to storage). Past the
+   * budget, the readers that hold the most are cut.
    */
   append(frames: readonly string[]): LogBatch {
     if (this.#done) throw new Error("The response log already ended.");
@@ -165,6 +142,7 @@ export class ResponseLog {
     if (frames.length === 0) return batch;
     this.#push(batch);
     this.#trim();
+    this.#budget?.relieve();
     this.#wake();
     return batch;
   }
@@ -185,13 +163,13 @@ export class ResponseLog {
 
   /** True when every frame after `lastSeen` is still held (`-1`: from the start). */
   canResumeAfter(lastSeen: number): boolean {
-    return lastSeen + 1 >= this.#first && lastSeen < this.#next;
+    return lastSeen + 1 >= this.first && lastSeen < this.#next;
   }
 
   /** A cursor at the frame after `lastSeen`: the kept frames, then the live ones, no duplicate, no gap. */
   open(lastSeen: number): LogCursor {
     if (!this.canResumeAfter(lastSeen)) throw new RangeError("The frames after this one are no longer kept.");
-    const position: Position = { at: lastSeen + 1, cut: false };
+    const position: Position = { at: lastSeen + 1 };
     this.#positions.add(position);
     const close = (): void => {
       if (!this.#positions.delete(position)) return;
@@ -202,18 +180,17 @@ export class ResponseLog {
       while (this.#positions.has(position) && position.at >= this.#next && !this.#done) {
         await new Promise<void>((resolve) => this.#waiting.push(resolve));
       }
-      if (position.cut) throw new Error(LAGGED);
+      if (position.cut !== undefined) throw new Error(position.cut);
       if (!this.#positions.has(position) || position.at >= this.#next) return { type: "end" };
-      const batch = this.#batchOf(position.at);
+      const batch = position.at < this.#first ? this.#stored(position) : this.#batchOf(position.at);
       const from = position.at === batch.first ? 0 : batch.ends[position.at - batch.first - 1]!;
       position.at = batch.first + batch.ends.length;
-      if (this.full) {
-        this.#trim();
-        this.#wake();
-      }
+      const full = this.full;
+      if (full || this.#older) this.#trim();
+      if (full) this.#wake();
       return { type: "frames", text: from === 0 ? batch.text : batch.text.slice(from) };
     };
-    const onCut = (listener: () => void): void => {
+    const onCut = (listener: (reason: string) => void): void => {
       position.onCut = listener;
     };
     return { read, close, onCut };
@@ -225,27 +202,51 @@ export class ResponseLog {
    * log drops what the bounds drop and the writer goes on. Returns how many were cut.
    */
   cutLaggards(): number {
-    const keep = this.#keepFrom();
+    const keep = keepFrom(this.#batches, this.#first, this.#next, this.#bytes, this.#limits);
+    return this.#cut((position) => position.at < keep, LAGGED);
+  }
+
+  /** Cuts the readers furthest behind (the budget's choice, {@link OVER_BUDGET}); returns how many. */
+  cutSlowest(): number {
+    let slowest = Number.POSITIVE_INFINITY;
+    for (const position of this.#positions) slowest = Math.min(slowest, position.at);
+    return this.#cut((position) => position.at === slowest, OVER_BUDGET);
+  }
+
+  #cut(which: (position: Position) => boolean, reason: string): number {
     let cut = 0;
     for (const position of [...this.#positions]) {
-      if (position.at >= keep) continue;
+      if (!which(position)) continue;
       this.#positions.delete(position);
-      position.cut = true;
+      position.cut = reason;
       cut++;
-      position.onCut?.();
+      position.onCut?.(reason);
     }
     this.#trim();
     this.#wake();
     return cut;
   }
 
+  /** The stored batch holding `position`'s next frame (before those held); a dropped one cuts it. */
+  #stored(position: Position): LogBatch {
+    const batch = this.#older?.batchHolding(position.at);
+    if (batch && batch.first + batch.ends.length > position.at) return batch;
+    // Storage moved past it while it read: its frames are gone, as for a reader that lagged.
+    this.#positions.delete(position);
+    position.cut = LAGGED;
+    this.#trim();
+    throw new Error(LAGGED);
+  }
+
   #push(batch: LogBatch): void {
     this.#batches.push(batch);
     this.#bytes += batch.text.length;
+    this.#held += batch.text.length;
     this.#next = batch.first + batch.ends.length;
+    this.#budget?.changed(this);
   }
 
-  /** The batch holding frame `seq` (kept): a binary search, since a long response has many. */
+  /** The batch holding frame `seq` (held): a binary search, since a long response has many. */
   #batchOf(seq: number): LogBatch {
     let low = 0;
     let high = this.#batches.length - 1;
@@ -257,37 +258,23 @@ export class ResponseLog {
     return this.#batches[low]!;
   }
 
-  /** The oldest frame the bounds keep, whoever still has to read the older ones. */
-  #keepFrom(): number {
-    let first = this.#first;
-    let bytes = this.#bytes;
-    let batch = 0;
-    const over = (): boolean => {
-      const frames = this.#next - first;
-      return frames > 1 && (frames > this.#limits.maxFrames || bytes > this.#limits.maxBytes);
-    };
-    while (over()) {
-      const head = this.#batches[batch]!;
-      const index = first - head.first;
-      bytes -= head.ends[index]! - (index === 0 ? 0 : head.ends[index - 1]!);
-      first++;
-      if (first === head.first + head.ends.length) batch++;
-    }
-    return first;
-  }
-
-  /** Drops the oldest frames past the bounds that no open cursor still has to read. */
+  /**
+   * Drops the oldest frames that no open cursor still has to read: past the bounds, or, with
+   * storage behind the log, all of them.
+   */
   #trim(): void {
-    let unread = Number.POSITIVE_INFINITY;
+    let unread = this.#next;
     for (const position of this.#positions) unread = Math.min(unread, position.at);
-    while (this.full && this.#first < unread) {
+    const before = this.#held;
+    while (this.#first < unread && (this.#older !== undefined || this.full)) {
       const head = this.#batches[0]!;
       const index = this.#first - head.first;
       const start = index === 0 ? 0 : head.ends[index - 1]!;
       this.#bytes -= head.ends[index]! - start;
       this.#first++;
-      if (this.#first === head.first + head.ends.length) this.#batches.shift();
+      if (this.#first === head.first + head.ends.length) this.#held -= this.#batches.shift()!.text.length;
     }
+    if (this.#held !== before) this.#budget?.changed(this);
   }
 
   #wake(): void {

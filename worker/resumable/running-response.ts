@@ -1,5 +1,6 @@
 import type { TimerHandle, Timers } from "../runtime.ts";
-import type { LogCursor, ResponseLog } from "./response-log.ts";
+import type { LogCursor } from "./log-batch.ts";
+import type { ResponseLog } from "./response-log.ts";
 
 /**
  * A response running in a `ResponseBuffer`: its log in memory (a finished one is in storage

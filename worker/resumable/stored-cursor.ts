@@ -1,7 +1,7 @@
 import { withHeartbeat } from "../http/heartbeat.ts";
 import type { Runtime } from "../runtime.ts";
 import { logBody } from "./log-pump.ts";
-import type { LogCursor } from "./response-log.ts";
+import type { LogCursor } from "./log-batch.ts";
 import { loadBatchHolding } from "./response-log-reads.ts";
 import { type FrameStore, loadMeta } from "./response-log-storage.ts";
 import { resumeRefusal } from "./resume-point.ts";
