@@ -114,6 +114,7 @@ import "./schema/schema-drafts.cases.ts";
 import "./schema/schema-refs.cases.ts";
 import "./schema/schema-shapes.cases.ts";
 import "./schema/schema-identifiers.cases.ts";
+import "./schema/uri-references.cases.ts";
 import "./schema/dynamic-refs.cases.ts";
 import "./schema/schema-growth.cases.ts";
 import "./schema/schema-agreement.cases.ts";

@@ -214,7 +214,7 @@ export function checkToolSchema(
       paths.set(value, at);
   };
   // A `$ref` that is no pointer and leads nowhere: remote, or a fragment (`#name`) in a resource
-  // whose `$id` the URL parser cannot read (refused at that `$id`), where nothing resolves.
+  // whose `$id` is no URI reference (refused at that `$id`), where nothing resolves.
   const unresolved = (ref: string, base: Base): string => {
     const uris = resourcesOf(schema as object, dialect).uris;
     return ref.startsWith("#") && uris.has(base[0]) && uris.get(base[0]) === undefined ? NO_BASE : REMOTE;

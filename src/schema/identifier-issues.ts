@@ -11,6 +11,7 @@ import {
   resourcesOf,
 } from "./schema-resources.ts";
 import type { JsonValue } from "../shared/json.ts";
+import { resolveUri } from "./uri-reference.ts";
 import { isRecord } from "../shared/values.ts";
 
 /**
@@ -127,23 +128,17 @@ export function identifierIssues(
   }
 }
 
-/** Why an `$id` the URL parser cannot read is refused: no `$ref` reaches it or an anchor in it. */
+/** Why an `$id` that is no URI reference is refused: no `$ref` reaches it or an anchor in it. */
 const NO_URI = "must be a URI reference (RFC 3986) that resolves against the $ids around it";
 
 /**
- * Whether the URL parser reads an identifier (one too long is refused as such): against a base of
- * a path (not a URN's, which nothing relative resolves against in the URL API, though RFC 3986
- * would), so that only an identifier that is no URI reference (`http://exa mple.com/`) is refused.
+ * Whether an identifier is a URI reference (one too long is refused as such): resolved against a
+ * base of a path (not a URN's, which no relative reference resolves against), so that only an
+ * identifier that is no URI reference (`http://exa mple.com/`, `http://h:port/`) is refused.
  */
 function readable(id: string): boolean {
   if (id.length > MAX_IDENTIFIER_LENGTH) return true;
-  if (notUriReference(id)) return false;
-  try {
-    new URL(id, `${ROOT_SCHEME}/schema`);
-    return true;
-  } catch {
-    return false;
-  }
+  return !notUriReference(id) && resolveUri(id, `${ROOT_SCHEME}/schema`) !== undefined;
 }
 
 /** The first schema an identifier names, its path, and its canonical JSON once read. */

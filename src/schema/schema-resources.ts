@@ -2,11 +2,12 @@ import { isRecord } from "../shared/values.ts";
 import { draftView, idKey, inDraft, legacy, own, pointerTokens, resource } from "./schema-reading.ts";
 import type { StepBudget } from "./pattern/pattern-vm.ts";
 import { MAX_COMPILE_STEPS, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from "./schema-node.ts";
+import { resolveUri } from "./uri-reference.ts";
 
 /**
  * The identifiers a schema document declares, for the `$ref`s that are not a local JSON Pointer:
- * each resource's URI (its `$id`, draft 4's `id`, resolved with the URL API against the resource
- * around it) and each anchor (`$anchor`, `$dynamicAnchor`, draft 4 to 7's `$id: "#name"`) in its resource, as each
+ * each resource's URI (its `$id`, draft 4's `id`, resolved as RFC 3986 says against the resource
+ * around it: `resolveUri`) and each anchor (`$anchor`, `$dynamicAnchor`, draft 4 to 7's `$id: "#name"`) in its resource, as each
  * draft declares them (see {@link identifierNames}).
  *
  * @module
@@ -87,9 +88,8 @@ const found = new WeakMap<object, Resources>();
 
 /**
  * Whether `id` holds a character no URI reference has (RFC 3986: a space, a control, `"`, `<`,
- * `>`, a backslash, `^`, a backtick, `{`, `|` or `}`). URL parsers differ on them (Chromium's
- * reads `http://exa mple.com/`, which Node's and workerd's refuse; all three read `/a{b}`), so
- * such an `$id` is refused before one is asked: alike on every runtime.
+ * `>`, a backslash, `^`, a backtick, `{`, `|` or `}`): such an `$id` is refused (URL parsers
+ * differed on them: Chromium's read `http://exa mple.com/`, which Node's and workerd's refused).
  *
  * @example
  * ```ts
@@ -123,12 +123,9 @@ export function resourcesOf(root: object, dialect: number): Resources {
   const resolve = (uri: string, base: string | undefined): string | undefined => {
     state.steps += uri.length + (base?.length ?? 0);
     if (base === undefined || uri.length > MAX_IDENTIFIER_LENGTH || notUriReference(uri)) return undefined;
-    try {
-      const href = new URL(uri, base).href.split("#")[0]!;
-      return href.length > MAX_IDENTIFIER_LENGTH ? undefined : href;
-    } catch {
-      return undefined; // a relative reference against a URN: no URI of its own
-    }
+    // `undefined` for a relative reference against a URN: no URI of its own.
+    const href = resolveUri(uri, base)?.[0];
+    return href !== undefined && href.length > MAX_IDENTIFIER_LENGTH ? undefined : href;
   };
   let count = 0;
   const walk = (value: unknown, base: string | undefined, home: object, depth: number): void => {
@@ -222,7 +219,7 @@ export function refStart(
 /** Where `ref` leads from `base`, charged to `budget` at each ask (the search is done once, see {@link Resources.located}). */
 function locate(ref: string, resources: Resources, base: unknown, budget: StepBudget): Location | undefined {
   const from = resources.uris.get(base);
-  // A fragment alone (`#name`, of characters the URL parser keeps as they are) is in the base's own
+  // A fragment alone (`#name`, of characters no resolution changes) is in the base's own
   // URI: parsed, each cost the base's length (2,500 `$ref: "#a"` under a 2 KB `$id` were refused
   // as past 4,000,000 steps, some 0.3 s of checkToolSchema for 56 KB).
   const same = from !== undefined && /^#[!#-;=?-_a-~]*$/.test(ref);
@@ -238,13 +235,11 @@ function locate(ref: string, resources: Resources, base: unknown, budget: StepBu
 
 function search(ref: string, resources: Resources, from: string | undefined, same: boolean): Location | undefined {
   let [uri, fragment] = [from, ref.slice(1)];
-  if (!same)
-    try {
-      const url = new URL(ref, from);
-      [uri, fragment] = [url.href.split("#")[0]!, url.hash.slice(1)];
-    } catch {
-      return undefined;
-    }
+  if (!same) {
+    const resolved = from === undefined ? undefined : resolveUri(ref, from);
+    if (!resolved) return undefined;
+    [uri, fragment] = resolved;
+  }
   const home = resources.ids.get(uri!);
   if (!home) return undefined;
   if (fragment === "" || fragment.startsWith("/")) return [home, home, `#${fragment}`];
