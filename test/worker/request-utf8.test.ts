@@ -1,9 +1,9 @@
 // A request body that is not UTF-8 is not JSON (RFC 8259 §8.1): it is refused with a 400 in the
 // endpoint's own error shape, never decoded with U+FFFD in place of the bytes and sent on to the
 // provider as if the client had written that. A body in another charset (UTF-16 or UTF-32, told by
-// the `charset` it declares, its BOM or its NUL bytes; or bytes that are not UTF-8 under another
-// declared charset) is a 415 that names it, as body-parser answers one; a `charset` alone changes
-// nothing (RFC 8259 §11), and a UTF-8 BOM is skipped.
+// its BOM or its NUL bytes, named by the `charset` it declares if any; or bytes that are not UTF-8
+// under another declared charset) is a 415 that names it; a `charset` alone changes nothing
+// (RFC 8259 §11: UTF-8 JSON under `charset=utf-16` is read), and a UTF-8 BOM is skipped.
 import { describe, expect, it } from "vitest";
 import { endpoints } from "./endpoint-bodies.ts";
 import { FakeUpstream, liveOpenAI, testEnv, worker } from "./support.ts";
@@ -100,7 +100,7 @@ describe("a request body in another charset", () => {
     });
   }
 
-  it("a charset alone changes nothing: ASCII under ISO-8859-1, UTF-8 under utf8, and a UTF-8 BOM are read", async () => {
+  it("a charset alone changes nothing (RFC 8259 §11): ASCII under ISO-8859-1, UTF-8 under utf8 and under utf-16, and a UTF-8 BOM are read", async () => {
     const upstream = new FakeUpstream({ kind: "response", status: 500, body: "" });
     const text = JSON.stringify(endpoints["stream"]!.valid());
     const bom = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(text)]);
@@ -108,11 +108,13 @@ describe("a request body in another charset", () => {
       [text, "application/json; charset=ISO-8859-1"],
       [text.replace("Paris", "Zürich"), "application/json; charset=utf8"],
       [bom, "application/json"],
+      // A label that names another charset than the bytes are in: they are UTF-8 JSON, so they are read.
+      [text, "application/json; charset=utf-16"],
     ] as const) {
       const response = await send(worker(upstream), "/v1/stream", body, type);
       await response.body?.cancel();
     }
-    expect(upstream.requests).toHaveLength(3);
+    expect(upstream.requests).toHaveLength(4);
     expect(JSON.stringify(upstream.requests[1]!.body)).toContain("Zürich");
   });
 });

@@ -18,9 +18,10 @@ export const BODY_READ_MS = 30_000;
  * another coding is a 415 whose `Accept-Encoding` names those taken (RFC 9110 §15.5.16), where its
  * bytes would otherwise be refused as text that is not UTF-8. JSON is read as UTF-8 whatever the
  * `charset` says (RFC 8259 §8.1, §11: the parameter has no effect), a leading UTF-8 BOM skipped;
- * a body in another charset is a 415 that says so, as body-parser answers one: declared UTF-16 or
- * UTF-32, starting with their BOM or their NUL pattern (RFC 4627 §3), or not UTF-8 under a
- * declared `charset` that is not; bytes that are not UTF-8 in a body that claims no other are a 400.
+ * a body in another charset is a 415 that says so (by its BOM, else its declared `charset`): UTF-16
+ * or UTF-32, told by their BOM or their NUL pattern (RFC 4627 §3), or not UTF-8 under a declared
+ * `charset` that is not; UTF-8 JSON is read whatever the label; bytes that are not UTF-8 in a body
+ * that claims no other charset are a 400.
  */
 export async function readJsonBody(
   request: Request,
@@ -35,8 +36,8 @@ export async function readJsonBody(
       message: "Send the request body as `Content-Type: application/json`.",
     });
   }
+  // The declared charset only names what the bytes are once they fail as UTF-8 (RFC 8259 §11: it has no effect).
   const charset = declaredCharset(type);
-  if (charset !== undefined && /^(?:utf-?(?:16|32)|ucs-?[24])/.test(charset)) throw notUtf8(`\`charset=${charset}\``);
   const coding = contentCoding(request.headers.get("content-encoding"));
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw tooLarge(maxBytes, limitName);
@@ -51,7 +52,8 @@ export async function readJsonBody(
     return JSON.parse(text);
   } catch {
     // UTF-16 or UTF-32 without a BOM: a JSON text's first two characters are ASCII (RFC 4627 §3).
-    if (text.charCodeAt(0) === 0 || text.charCodeAt(1) === 0) throw notUtf8("UTF-16 or UTF-32, by its NUL bytes");
+    if (text.charCodeAt(0) === 0 || text.charCodeAt(1) === 0)
+      throw notUtf8(charset !== undefined ? `\`charset=${charset}\`` : "UTF-16 or UTF-32, by its NUL bytes");
     // No body at all (a `curl -X POST` without `-d`, a client that sent none) says so.
     const message = /^[ \t\n\r]*$/.test(text)
       ? "The request body is empty: send the request as a JSON object."
