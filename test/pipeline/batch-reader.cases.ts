@@ -92,6 +92,41 @@ group("batchReader over streamToolCallBatches", (test) => {
     assertEquals([JSON.stringify(first.value), ...(await arrays(batchReader(partly)))], expected);
   });
 
+  test("a body that fails mid-call: the same arrays, then the same end, as the stream's own reader", async () => {
+    const trace = async (direct: boolean): Promise<string[]> => {
+      const source = recordingSource(twoCallsChunks().slice(0, 2), new TypeError("connection reset"));
+      const stream = streamToolCallBatches(source.stream, { provider: "openai" });
+      const reader = direct ? batchReader(stream) : stream.getReader();
+      const out: string[] = [];
+      try {
+        for (let r = await reader.read(); !r.done; r = await reader.read()) out.push(JSON.stringify(r.value));
+        out.push("done");
+      } catch (error) {
+        out.push(`threw ${String(error)}`);
+      }
+      return out;
+    };
+    const direct = await trace(true);
+    assertEquals(direct, await trace(false));
+    assert(direct.length > 1, "arrays before the end");
+  });
+
+  test("never read, then cancelled: the body is not pulled, and is cancelled with the reason, as by the stream's own reader", async () => {
+    const outcome = async (direct: boolean): Promise<unknown[]> => {
+      const source = recordingSource(twoCallsChunks());
+      const stream = streamToolCallBatches(source.stream, { provider: "openai" });
+      const reader = direct ? batchReader(stream) : stream.getReader();
+      await Promise.resolve();
+      const pulledBefore = source.pulled;
+      await reader.cancel("gone");
+      await eventually(() => source.cancelled !== undefined, "the body was cancelled");
+      return [pulledBefore, source.cancelled, await reader.read()];
+    };
+    const direct = await outcome(true);
+    assertEquals(direct, await outcome(false));
+    assertEquals(direct[1], { reason: "gone" });
+  });
+
   test("any other stream is read by its own reader", async () => {
     const reader = batchReader(fromChunks([bytes("a"), bytes("b")]));
     assertEquals(new TextDecoder().decode((await reader.read()).value), "a");

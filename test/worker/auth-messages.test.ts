@@ -91,7 +91,7 @@ describe("a request with both `Authorization` and `x-api-key`", () => {
     });
   }
 
-  it("@anthropic-ai/sdk's headers before 1.0 with ANTHROPIC_AUTH_TOKEN set: the key in x-api-key, another gateway's token as bearer", async () => {
+  it("headers as some @anthropic-ai/sdk 0.x releases sent them, with ANTHROPIC_AUTH_TOKEN set: the key in x-api-key, another gateway's token as bearer", async () => {
     // Those versions sent `x-api-key: <apiKey>` and `Authorization: Bearer <authToken>` together.
     const client = new Anthropic({
       baseURL: "http://localhost:8787",

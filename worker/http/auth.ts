@@ -92,7 +92,7 @@ export async function authenticate(request: Request, context: AuthContext): Prom
     throw unauthorized(request);
   }
   // Anthropic clients send the key as `x-api-key` (Claude Code's ANTHROPIC_API_KEY), OpenAI clients
-  // as a bearer token; @anthropic-ai/sdk before 1.0 sent both where ANTHROPIC_AUTH_TOKEN was set
+  // as a bearer token; some @anthropic-ai/sdk 0.x releases sent both where ANTHROPIC_AUTH_TOKEN was set
   // too (a stale token of another gateway beside the right key): either one lets the request in.
   for (const presented of presentedTokens(request)) {
     const equal = equalInConstantTime(presented, context.clientToken);
