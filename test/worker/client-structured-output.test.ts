@@ -133,6 +133,36 @@ describe("openai-node: Chat Completions' response_format", () => {
     });
   });
 
+  it("a strict that is no boolean, or a schema that is no object, to another provider: a 400 naming the field under json_schema", async () => {
+    const asked = async (jsonSchemaFields: Record<string, unknown>) => {
+      const upstream = scripted("anthropic", { text: ANSWER });
+      const request = new OpenAI({
+        baseURL: "http://localhost:8787/v1",
+        apiKey: "t",
+        fetch: fetchOf("anthropic", upstream),
+        maxRetries: 0,
+      }).chat.completions.create({
+        model: "anthropic/m",
+        messages: [{ role: "user", content: "Which city is the capital of France?" }],
+        response_format: { type: "json_schema", json_schema: { name: "place", ...jsonSchemaFields } as never },
+      });
+      const error = await request.then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      return { error, called: upstream.requests.length };
+    };
+    expect(await asked({ schema: SCHEMA, strict: "true" })).toMatchObject({
+      error: { status: 400, param: "response_format.json_schema.strict" },
+      called: 0,
+    });
+    expect(await asked({ schema: "{}" })).toMatchObject({
+      error: { status: 400, param: "response_format.json_schema.schema" },
+      called: 0,
+    });
+    expect(await asked({ schema: SCHEMA, strict: null })).toMatchObject({ error: undefined, called: 1 });
+  });
+
   it("JSON without a schema to a provider with none (Bedrock): a 400 naming response_format, the provider not called", async () => {
     const upstream = scripted("bedrock", { text: ANSWER });
     const request = new OpenAI({

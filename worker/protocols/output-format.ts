@@ -36,7 +36,7 @@ export function withChatResponseFormat(
     throw invalidField("response_format.type", "`response_format.type` must be text, json_object or json_schema.");
   if (provider === "openai") return void (request.openaiResponseFormat = format as JsonObject);
   const schema = type === "json_schema" ? objectAt(own(format, "json_schema"), "response_format.json_schema") : {};
-  request.outputFormat = neutral(type, schema, "response_format", request, true)!;
+  request.outputFormat = neutral(type, schema, "response_format", "response_format.json_schema", request, true)!;
 }
 
 /**
@@ -63,7 +63,7 @@ export function withResponsesText(fields: Record<string, unknown>, provider: str
   const format = own(text, "format");
   const type = isObject(format) ? own(format, "type") : undefined;
   if (type !== "json_object" && type !== "json_schema") return;
-  const given = neutral(type, format as Record<string, unknown>, "text.format", request, false);
+  const given = neutral(type, format as Record<string, unknown>, "text.format", "text.format", request, false);
   if (given) request.outputFormat = given;
 }
 
@@ -83,18 +83,20 @@ export function withMessagesOutputFormat(
   // (forwarded only when ANTHROPIC_BETAS lists it) Anthropic refuses the beta's field.
   if (provider === "anthropic") return void (request.anthropicOutputFormat = given as JsonObject);
   if (own(given, "type") !== "json_schema") throw invalidField(`${path}.type`, `\`${path}.type\` must be json_schema.`);
-  request.outputFormat = neutral("json_schema", { name: "output", ...given }, path, request, true)!;
+  request.outputFormat = neutral("json_schema", { name: "output", ...given }, path, path, request, true)!;
 }
 
 /**
  * The neutral form of a JSON format for the request's provider (its `name`, `schema`,
- * `description` and `strict` read from `fields`); where the provider has none, or its model none
- * beside the request's function tools, a 400 naming `path` when `strict`, else undefined (left out).
+ * `description` and `strict` read from `fields`, found at `fieldsAt`); where the provider has none,
+ * or its model none beside the request's function tools, a 400 naming `path` when `strict`, else
+ * undefined (left out).
  */
 function neutral(
   type: "json_object" | "json_schema",
   fields: Record<string, unknown>,
   path: string,
+  fieldsAt: string,
   request: StreamRequest,
   strict: boolean,
 ): OutputFormat | undefined {
@@ -116,11 +118,14 @@ function neutral(
   }
   if (type === "json_object") return { type };
   const description = own(fields, "description");
-  const strictness = own(fields, "strict");
+  const strictness = own(fields, "strict") ?? undefined;
+  // A boolean or null (OpenAI's types): one given as "true" would otherwise be read as not strict.
+  if (strictness !== undefined && typeof strictness !== "boolean")
+    throw invalidField(`${fieldsAt}.strict`, `\`${fieldsAt}.strict\` must be true, false or null.`);
   return {
     type,
-    name: stringAt(own(fields, "name") ?? "output", `${path}.name`),
-    schema: objectAt(own(fields, "schema"), `${path}.schema`) as JsonObject,
+    name: stringAt(own(fields, "name") ?? "output", `${fieldsAt}.name`),
+    schema: objectAt(own(fields, "schema"), `${fieldsAt}.schema`) as JsonObject,
     ...(typeof description === "string" ? { description } : {}),
     ...(typeof strictness === "boolean" ? { strict: strictness } : {}),
   };
