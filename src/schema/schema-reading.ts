@@ -67,12 +67,18 @@ export const idKey = (dialect: number): string => (dialect > 0 && dialect < 6 ? 
  * The draft a schema's root declares in `$schema`: 3 to 7 (`draft-07`), 2019 (2019-09), 2020
  * (2020-12), or 0 for none. Tool schemas rarely say: none reads as 2020-12 with the forms earlier
  * drafts gave keywords 2020-12 does not define (see {@link inDraft}), and draft 4's boolean bounds.
+ * Only a draft's exact metaschema URI names it (as python-jsonschema's `validator_for` and
+ * Stranger6667/jsonschema's `Draft::from_url` read it): any other (another host, a `draft-99`, the
+ * `https` form of draft 7's) is an unknown metaschema, read as none declared (json-schema-spec PR #1353).
  */
 export function dialectOf(root: unknown): number {
   const said = isRecord(root) && own(root, "$schema");
+  // The metaschemas' `$id`s (draft 3 to 7 `http`, the others `https`), an empty fragment or none.
+  // There is no draft 5 metaschema: draft-05 was published with draft 4's.
   const draft =
-    typeof said === "string" && /json-schema\.org\/draft(?:-0([3-7])\/|\/(2019|2020)-(?:09|12)\/)/.exec(said);
-  return draft ? Number(draft[1] ?? draft[2]) : 0;
+    typeof said === "string" &&
+    /^http(s?):\/\/json-schema\.org\/draft(?:-0([3467])|\/(2019-09|2020-12))\/schema#?$/.exec(said);
+  return draft && !draft[1] === !draft[3] ? Number.parseInt(draft[2] ?? draft[3]!) : 0;
 }
 
 /** Whether a dialect is draft 3 to 7, which ignore a `$ref`'s siblings. */

@@ -65,4 +65,48 @@ group("Schema checks: the draft a schema's $schema declares", (test) => {
       assertEquals(check({ p: "ss" }, schema), ["$.p must be number, not string"]);
     }
   });
+
+  test("$schema names a draft only as one of the drafts' own metaschema URIs, exactly (an empty fragment or none)", () => {
+    // Before: an unanchored regex read a draft wherever `json-schema.org/draft-07/` appeared, and
+    // any two-digit year and month, so an unknown metaschema (a draft 5 that has none, 2019-12, a
+    // draft 7 look-alike on another host) was read as a known draft and its $ref's siblings ignored.
+    // Now, as python-jsonschema's validator_for and Stranger6667/jsonschema's Draft::from_url: an
+    // exact metaschema URI, else the documented reading of a root that declares none.
+    const p = { $ref: "#/definitions/s", type: "number" };
+    const schema = ($schema: string) => ({
+      $schema,
+      type: "object",
+      definitions: { s: { type: "string" } },
+      properties: { p },
+    });
+    for (const $schema of [
+      DRAFT7,
+      "http://json-schema.org/draft-07/schema",
+      DRAFT4,
+      "http://json-schema.org/draft-06/schema#",
+    ])
+      assertEquals(check({ p: "s" }, schema($schema)), [], $schema);
+    for (const $schema of [
+      "http://json-schema.org/draft-99/schema#",
+      "http://json-schema.org/draft-05/schema#",
+      "https://evil.example/draft-07/schema",
+      "https://evil.example/json-schema.org/draft-07/schema#",
+      "http://notjson-schema.org/draft-07/schema#",
+      "http://json-schema.org/draft-07/schema#/x",
+      "http://json-schema.org/draft-07/hyper-schema#",
+      "https://json-schema.org/draft-07/schema#",
+      "https://json-schema.org/draft/2019-12/schema",
+      "https://json-schema.org/draft/2020-12/schema/../../draft-07/schema",
+    ]) {
+      assertEquals(check({ p: "s" }, schema($schema)), ["$.p must be number, not string"], $schema);
+      assertEquals(checkToolSchema(schema($schema)), [], $schema);
+    }
+    // 2019-09 and 2020-12 exactly, with or without the empty fragment: their keywords only.
+    for (const $schema of [DRAFT2020, `${DRAFT2020}#`, "https://json-schema.org/draft/2019-09/schema"])
+      assertEquals(
+        check([1], { $schema, prefixItems: [{ type: "string" }] }).length,
+        $schema.includes("2019") ? 0 : 1,
+        $schema,
+      );
+  });
 });
