@@ -27,6 +27,12 @@ const citation = (text: string, sources: unknown[], type = "TEXT_CONTENT") => {
   return { start, end: start + [...text].length, text, sources, type, content_index: 0 };
 };
 
+/** A citation's span as Cohere gave it (its `start` and `end`, in characters). */
+const span = (text: string) => {
+  const { start, end } = citation(text, []);
+  return { start, end };
+};
+
 const events = [
   { type: "message-start", id: "c0", delta: { message: { role: "assistant", content: [], citations: [] } } },
   { type: "content-start", index: 0, delta: { message: { content: { type: "text", text: "" } } } },
@@ -68,20 +74,25 @@ group("Cohere citations through streamToolCalls and the client-protocol encoders
     assertEquals(parts, [
       {
         type: "block",
-        block: { type: "text", text: "the tallest", citations: [TALL], start: citation("the tallest", []).start },
+        block: { type: "text", text: "the tallest", citations: [TALL], ...span("the tallest") },
       },
       {
         type: "block",
-        block: { type: "text", text: "Antarctica", citations: [HABITAT], start: citation("Antarctica", []).start },
+        block: { type: "text", text: "Antarctica", citations: [HABITAT], ...span("Antarctica") },
       },
       {
         type: "block",
-        block: { type: "text", text: "−40 °C", citations: [TOOL], start: citation("−40 °C", []).start },
+        block: { type: "text", text: "−40 °C", citations: [TOOL], ...span("−40 °C") },
       },
     ]);
-    // Cohere needs no citation back: the next turn is the text alone.
+    // Cohere takes them back beside the text (cohere-ai 8.1.0's `AssistantMessage.citations`), the thinking's left out.
     const finish = (await eventsOf([sse])).find((event) => event.type === "finish");
-    assertEquals(finish && assistantMessage("cohere", finish), { role: "assistant", content: TEXT });
+    const back = (text: string, source: unknown) => ({ ...span(text), text, sources: [source], type: "TEXT_CONTENT" });
+    assertEquals(finish && assistantMessage("cohere", finish), {
+      role: "assistant",
+      content: TEXT,
+      citations: [back("the tallest", TALL), back("Antarctica", HABITAT), back("−40 °C", TOOL)],
+    });
   });
 
   test("a whole response (no `stream: true`) gives the same cited text parts", async () => {

@@ -21,10 +21,10 @@ type Payload = Record<string, unknown>;
  * `STOP_SEQUENCE`, `MAX_TOKENS`, `TOOL_CALL`, `ERROR`; an `error` message next to it becomes a
  * provider error) and the usage (`tokens`, with `billed_units` kept on `raw`). A `citation-start`
  * of the text (RAG documents, tool results) becomes a cited text part, `{ type: "text", text,
- * citations, start }` with Cohere's sources as its citations, which the encoders place by its
+ * citations, start, end }` with Cohere's sources as its citations, which the encoders place by its
  * text from `start` on (Cohere's offset in characters, never taken for UTF-16's: the text's first
  * place from there is the one cited; it counts in the block its `content_index` names, whose place in
- * the text is added); a citation of the thinking (by its type, or by the block it names) or the
+ * the text is added; `end` moves with it, for the next turn's `citations`); a citation of the thinking (by its type, or by the block it names) or the
  * plan cites no text shown, and is left out. An `event: error`, a payload holding an `error`, and
  * one of no `type` whose `message` is text (Cohere's error object, `{ "message": "..." }`, inside
  * the stream) are provider errors.
@@ -159,8 +159,13 @@ export class CohereDecoder implements ProviderDecoder {
       if (typeof block === "number" && this.#thinking.has(block)) continue; // a thinking's, though it names no type
       const text = nonEmptyString(citation["text"]);
       const from = typeof block === "number" ? (this.#blockStarts.get(block) ?? 0) : 0;
+      const start = citation["start"];
+      const end = citation["end"];
+      // Both moved alike, so the next turn's citation spans what Cohere cited (`cohereCitations`).
       const at: Record<string, JsonValue> =
-        typeof citation["start"] === "number" ? { start: citation["start"] + from } : {};
+        typeof start === "number"
+          ? { start: start + from, ...(typeof end === "number" && end >= start && { end: end + from }) }
+          : {};
       const sources = Array.isArray(citation["sources"]) ? (citation["sources"] as JsonValue[]) : [];
       if (text !== undefined && sources.length > 0)
         this.#emit({

@@ -1,9 +1,12 @@
 import type { ReasoningPart } from "../../shared/deltas.ts";
+import type { JsonValue } from "../../shared/json.ts";
+import { isRecord } from "../../shared/values.ts";
 import { asText, idOf, own, type AssistantTurn, type ToolResult } from "../turn.ts";
 
 /**
  * Cohere v2: an assistant message with its text as `content` (given, empty too, when it made no
- * call), `tool_calls` (arguments as a JSON string) and, when it made calls, its `tool_plan` (the
+ * call), the `citations` of that text ({@link cohereCitations}), `tool_calls` (arguments as a JSON
+ * string) and, when it made calls, its `tool_plan` (the
  * reasoning the model streamed as `tool-plan-delta`). A reasoning model's thinking (its `thinking`
  * parts) goes back as `{ type: "thinking", thinking }` items of `content`, before the text, never
  * in the `tool_plan`: the plan is the turn's reasoning without them. A turn with nothing (no text
@@ -28,9 +31,11 @@ export function cohereAssistantMessage(turn: AssistantTurn): Record<string, unkn
   const thinking = thinkingTexts(turn.reasoningParts);
   const plan = toolPlan(turn.reasoning, thinking);
   const content = turn.text || calls.length > 0 ? cohereContent(thinking, turn.text ?? "") : "";
+  const citations = turn.text ? cohereCitations(turn.reasoningParts, thinking) : [];
   return {
     role: "assistant",
     ...(turn.text || calls.length === 0 || content !== "" ? { content } : {}),
+    ...(citations.length > 0 && { citations }),
     ...(calls.length > 0 ? { ...(plan ? { tool_plan: plan } : {}), tool_calls: calls } : {}),
   };
 }
@@ -53,6 +58,45 @@ export function cohereContent(thinking: readonly string[], text: string): string
   if (thinking.length === 0) return text;
   const items = thinking.map((item) => ({ type: "thinking", thinking: item }));
   return text === "" ? items : [...items, { type: "text", text }];
+}
+
+/** A source of Cohere's own (`Source`: a document or a tool result); another provider's citation is none. */
+const isCohereSource = (source: JsonValue): boolean =>
+  isRecord(source) && (source["type"] === "document" || source["type"] === "tool");
+
+/**
+ * The citations of a turn's text as Cohere v2 takes them back on its assistant message (cohere-ai
+ * 8.1.0's `AssistantMessage.citations`: `{ start, end, text, sources, type, content_index }`): one
+ * for each cited text part the decoder kept, its span as Cohere gave it. With thinking, the
+ * content is an array whose text item comes after the thinking items, so `content_index` names it;
+ * a text sent alone as a string has none. A part cited by another provider's sources (Anthropic's
+ * text blocks) is no citation of Cohere's, and is left out.
+ *
+ * @example
+ * ```ts
+ * cohereCitations(finish.reasoningParts, []); // [{ start: 25, end: 35, text: "Antarctica", sources, type: "TEXT_CONTENT" }]
+ * ```
+ */
+export function cohereCitations(
+  parts: readonly ReasoningPart[] | undefined,
+  thinking: readonly string[],
+): Record<string, JsonValue>[] {
+  return (parts ?? []).flatMap((part) => {
+    if (part.type !== "block") return [];
+    const { type, text, citations: sources, start, end } = part.block;
+    if (type !== "text" || typeof text !== "string" || !Array.isArray(sources) || sources.length === 0) return [];
+    if (!sources.every(isCohereSource)) return [];
+    return [
+      {
+        ...(typeof start === "number" && { start }),
+        ...(typeof end === "number" && { end }),
+        text,
+        sources,
+        type: "TEXT_CONTENT",
+        ...(thinking.length > 0 && { content_index: thinking.length }),
+      },
+    ];
+  });
 }
 
 /**

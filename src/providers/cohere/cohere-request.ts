@@ -10,7 +10,7 @@ import {
 } from "../request.ts";
 import { sentIfAny } from "../provider-kit.ts";
 import { reasoningBudget } from "../reasoning.ts";
-import { cohereContent, thinkingTexts, toolPlan } from "./cohere-messages.ts";
+import { cohereCitations, cohereContent, thinkingTexts, toolPlan } from "./cohere-messages.ts";
 import { cohereToolDefinitions } from "./cohere-tools.ts";
 
 /**
@@ -75,8 +75,16 @@ function toCohereMessage(message: RequestMessage, path: string): Fields {
       // A reasoning model's thinking goes back as thinking items of `content` (before its text),
       // never in the `tool_plan`; a turn with no text or call is left out, its thinking with it.
       const thinking = thinkingTexts(message.reasoningParts);
-      if (calls.length === 0)
-        return { role: "assistant", content: message.content === "" ? "" : cohereContent(thinking, message.content) };
+      if (calls.length === 0) {
+        if (message.content === "") return { role: "assistant", content: "" };
+        // The text's citations go back beside it, as `cohereAssistantMessage` sends them.
+        const citations = cohereCitations(message.reasoningParts, thinking);
+        return {
+          role: "assistant",
+          content: cohereContent(thinking, message.content),
+          ...(citations.length > 0 && { citations }),
+        };
+      }
       // Cohere's own turns with calls have no text content: what the model said before its calls
       // is its `tool_plan`, and an assistant message with both text content and calls is not sent.
       // Without text, the plan is the turn's reasoning without its thinking, as `cohereAssistantMessage` sends it,
