@@ -24,7 +24,7 @@ import { addMcpItem } from "./mcp-items.ts";
 import { addProgram, addToolCallingItem, callerMetadata, type Programs } from "./program-items.ts";
 import { customCall } from "../custom-calls.ts";
 import { inputParts, joinedText, outputMessage, withFiles } from "./input-files.ts";
-import { summaryText, textOf } from "./input-text.ts";
+import { checkInputRole, checkSummary, summaryText, textOf } from "./input-text.ts";
 import { isItemReference, unstoredReference } from "./conversation.ts";
 import { isOpenAIStateItem } from "../../request/kept-blocks.ts";
 import { withoutWorkerId } from "./stored-ids.ts";
@@ -91,6 +91,7 @@ export function addItem(
   };
   if (type === "message") {
     const role = own(item, "role");
+    if (!context.stored) checkInputRole(role, own(item, "content"), path);
     // A user message may hold images and files (./input-files.ts); the other roles text only.
     if (role === "user" && Array.isArray(own(item, "content"))) {
       const parts = inputParts(own(item, "content"), `${path}.content`, provider);
@@ -146,6 +147,7 @@ export function addItem(
     if (!calls.has(id)) throw invalidField(`${path}.call_id`, "`call_id` names no call of an earlier input item.");
     messages.push(outputMessage(callIdOf(id, provider), output, `${path}.output`, provider));
   } else if (type === "reasoning") {
+    if (!context.stored) checkSummary(own(item, "summary"), `${path}.summary`);
     // Its state, when it has some, opens (or joins) the assistant turn it reasoned for.
     // An id the Worker made binds no content of OpenAI's: as the item came without one (./stored-ids.ts).
     const [encrypted, id] = [own(item, "encrypted_content"), own(withoutWorkerId(item), "id")];

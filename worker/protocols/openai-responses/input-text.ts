@@ -8,6 +8,39 @@ import { isObject, own } from "../../request/json-fields.ts";
 import { textThenRefusals } from "../../request/refused-text.ts";
 import { arrayAt, objectAt, stringAt } from "../client-request.ts";
 
+/**
+ * Refuses a client's user, system or developer message holding an `output_text` part, as OpenAI
+ * does (a 400 at `input[n].content[i]`): only an assistant's text is output (Open Responses'
+ * `UserMessageItemParam` takes `input_text`, `input_image` and `input_file`, its system and
+ * developer items `input_text`), and a gateway that took it would let a client pass its own words
+ * off as the model's to an upstream that reads the part's type.
+ */
+export function checkInputRole(role: unknown, content: unknown, path: string): void {
+  if (role === "assistant" || !Array.isArray(content)) return;
+  const i = content.findIndex((part) => isObject(part) && own(part, "type") === "output_text");
+  if (i !== -1)
+    throw invalidField(
+      `${path}.content[${i}]`,
+      "An `output_text` part is the model's: only an assistant message holds one (send `input_text`).",
+    );
+}
+
+/**
+ * Refuses a client's reasoning item whose `summary` is not a list of `summary_text` parts (Open
+ * Responses' `ReasoningItemParam`), as OpenAI does, a 400 at the field: else a string summary
+ * would be dropped without a word. `null` is absent, as everywhere in a request.
+ */
+export function checkSummary(summary: unknown, path: string): void {
+  if (summary === undefined || summary === null) return;
+  if (!Array.isArray(summary)) throw invalidField(path, "`summary` must be an array of `summary_text` parts.");
+  summary.forEach((part, i) => {
+    const fields = objectAt(part, `${path}[${i}]`);
+    if (own(fields, "type") !== "summary_text")
+      throw invalidField(`${path}[${i}].type`, "A summary part's `type` must be `summary_text`.");
+    stringAt(own(fields, "text"), `${path}[${i}].text`);
+  });
+}
+
 /** A reasoning item's summary as text (its `summary_text` parts), which Ollama takes back as `thinking`. */
 export function summaryText(summary: unknown): string {
   if (!Array.isArray(summary)) return "";
