@@ -5,7 +5,7 @@
 // the most are cut: the slowest of the largest log, whose connection fails as for lagging (a frame
 // queued for a client that reads nothing would never reach it), and which resumes from storage with
 // its Last-Event-ID. The other responses and their clients are not touched; every response runs on.
-import { runInDurableObject } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { type LogBatch, OVER_BUDGET } from "../../worker/resumable/log-batch.ts";
 import { isolateLogBudget, LogBudget } from "../../worker/resumable/log-budget.ts";
@@ -37,13 +37,15 @@ const whole = (count: number) => contents(count).join("");
 describe("the memory of an isolate's resumable responses", () => {
   it("past RESUME_MEMORY_BYTES, cuts the client that holds the most; the other reads on, the cut one resumes from storage", async () => {
     const clock = new ManualTimers();
-    const overrides = { RESUME_MEMORY_BYTES: "60000", RESUME_WRITE_WINDOW_MS: "0", IDLE_TIMEOUT_MS: "60000" };
+    const overrides = { RESUME_WRITE_WINDOW_MS: "0", IDLE_TIMEOUT_MS: "60000" };
+    // The isolate's bound is RESUME_MEMORY_BYTES of its bindings: this test gives both objects a budget of their own.
+    const budget = new LogBudget(60000);
     const running = (stub: DurableObjectStub<ResponseBuffer>, id: string) =>
       runInDurableObject(stub, (instance: ResponseBuffer) => instance.isRunning(id));
     // Neither client reads while the responses run: A's holds 2 chunks, B's would hold 20.
-    const a = await startResponse(upstreamOf(2), clock, overrides);
+    const a = await startResponse(upstreamOf(2), clock, overrides, budget);
     expect(await settled(a.stub, async () => !(await running(a.stub, a.id)))).toBe(true);
-    const b = await startResponse(upstreamOf(20), clock, overrides);
+    const b = await startResponse(upstreamOf(20), clock, overrides, budget);
     expect(await settled(b.stub, async () => !(await running(b.stub, b.id)))).toBe(true);
     // Failed before: B's client held all 20 chunks in memory, and nothing was cut.
     await expect(b.response.text()).rejects.toThrow();
@@ -52,7 +54,25 @@ describe("the memory of an isolate's resumable responses", () => {
     const resumed = await b.attach(-1);
     expect(resumed.status).toBe(200);
     expect(streamed(await resumed.text())).toBe(whole(20));
-    expect(isolateLogBudget.total).toBe(0);
+    expect(budget.total).toBe(0);
+  });
+});
+
+describe("the bound on an isolate's memory", () => {
+  it("is the isolate's RESUME_MEMORY_BYTES, from its bindings: a response's own settings do not move it", async () => {
+    const clock = new ManualTimers();
+    // One response's settings (the tests' overrides) say 60,000; the isolate's bindings, the
+    // default 33,554,432. Its client reads nothing while it runs: it holds 20 chunks, 160,000 units.
+    const overrides = { RESUME_MEMORY_BYTES: "60000", RESUME_WRITE_WINDOW_MS: "0", IDLE_TIMEOUT_MS: "60000" };
+    const lagging = await startResponse(upstreamOf(20), clock, overrides);
+    const running = () =>
+      runInDurableObject(lagging.stub, (instance: ResponseBuffer) => instance.isRunning(lagging.id));
+    expect(await settled(lagging.stub, async () => !(await running()))).toBe(true);
+    // Failed before: the budget took the limit of the latest response started (60,000 here, and
+    // whatever the next one says), so this client was cut.
+    expect(streamed(await lagging.response.text())).toBe(whole(20));
+    expect(isolateLogBudget(env).limit).toBe(33_554_432);
+    expect(isolateLogBudget(env).total).toBe(0);
   });
 });
 

@@ -4,6 +4,7 @@ import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { env as bindings } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { createFetchHandler } from "../../worker/app.ts";
+import type { LogBudget } from "../../worker/resumable/log-budget.ts";
 import type { ResponseBuffer } from "../../worker/resumable/response-buffer.ts";
 import { newResponseId, objectNameOf, responseIdKey } from "../../worker/resumable/response-id.ts";
 import { attach as attachTo } from "../../worker/resumable/response-pool.ts";
@@ -384,13 +385,19 @@ export function objectOf(id: string): DurableObjectStub<ResponseBuffer> {
   return responseObjects.get(responseObjects.idFromName(name));
 }
 
-/** Starts a response in a Durable Object of its own on the fake upstream and the clock. */
-export async function startResponse(upstream: FakeUpstream, clock: Timers, overrides: Partial<Env> = {}) {
+/** Starts a response in a Durable Object of its own on the fake upstream and the clock (and `budget`, the object's memory budget). */
+export async function startResponse(
+  upstream: FakeUpstream,
+  clock: Timers,
+  overrides: Partial<Env> = {},
+  budget?: LogBudget,
+) {
   const id = await mintedTestResponseId();
   const stub = objectOf(id);
-  await runInDurableObject(stub, (instance: ResponseBuffer) =>
-    instance.useRuntime({ fetch: upstream.fetch, timers: clock }, { ...liveOpenAI, ...overrides }),
-  );
+  await runInDurableObject(stub, (instance: ResponseBuffer) => {
+    instance.useRuntime({ fetch: upstream.fetch, timers: clock }, { ...liveOpenAI, ...overrides });
+    if (budget) instance.useLogBudget(budget);
+  });
   const response =
     (await stub.startStream(id, parseStreamRequest(validBody(), providerNames))) ?? (await attachTo(stub, id, -1));
   const attach = (after: number) => attachTo(stub, id, after);

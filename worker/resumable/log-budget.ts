@@ -1,4 +1,4 @@
-import { DEFAULT_SETTINGS } from "../env.ts";
+import { DEFAULT_SETTINGS, type Env, readSettings } from "../env.ts";
 
 /**
  * One bound on what the running responses' logs of an isolate hold in memory together. A running
@@ -75,8 +75,25 @@ export class LogBudget {
   }
 }
 
+/** The one budget of this isolate ({@link isolateLogBudget}). */
+const isolateBudget = new LogBudget(DEFAULT_SETTINGS.resumeMemoryBytes);
+/** The bindings {@link isolateBudget}'s limit was read from. */
+let limitFrom: Env | undefined;
+
 /**
- * The budget of every running log in this isolate (the objects it runs share it); its limit is
- * the `RESUME_MEMORY_BYTES` of the latest response started.
+ * The budget of every running log in this isolate (the objects it runs share it), its limit the
+ * `RESUME_MEMORY_BYTES` of `env`, the isolate's bindings: the same for every response, whatever
+ * settings one runs with (a test's overrides), so no response moves the bound of the others.
+ *
+ * @example
+ * ```ts
+ * const log = storageBackedLog(limits, store, writer, isolateLogBudget(this.env));
+ * ```
  */
-export const isolateLogBudget: LogBudget = new LogBudget(DEFAULT_SETTINGS.resumeMemoryBytes);
+export function isolateLogBudget(env: Env): LogBudget {
+  if (limitFrom !== env) {
+    isolateBudget.limit = readSettings(env).resumeMemoryBytes;
+    limitFrom = env;
+  }
+  return isolateBudget;
+}

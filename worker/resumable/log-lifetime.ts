@@ -105,7 +105,7 @@ export async function pumpToEnd(
  *
  * @example
  * ```ts
- * const log = storageBackedLog(limits, store, writer, isolateLogBudget);
+ * const log = storageBackedLog(limits, store, writer, isolateLogBudget(env));
  * ```
  */
 export function storageBackedLog(

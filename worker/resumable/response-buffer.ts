@@ -16,7 +16,7 @@ import { keyedStore } from "./keyed-store.ts";
 import { recordedTools } from "./recorded-tools.ts";
 import { objectNameOf } from "./response-id.ts";
 import type { ResponseLogLimits } from "./log-batch.ts";
-import { isolateLogBudget } from "./log-budget.ts";
+import { isolateLogBudget, type LogBudget } from "./log-budget.ts";
 import { ResponseReaders } from "./response-readers.ts";
 import { RunningResponse } from "./running-response.ts";
 import { runRequestOf, type RunStart } from "./run-start.ts";
@@ -28,6 +28,8 @@ import { liveLogResponse, restoreStoredLog, UNKNOWN } from "./stored-log-attach.
 
 /** Where a run's request body is kept (under its response's keys), to tell a retry of the same run from another. */
 const RUN_BODY_KEY = "run:body";
+/** A response's events as opened, and the headers of its answer. */
+type Opened = { batches: ReadableStream<readonly AnyEvent[]>; headers: Record<string, string> };
 const ALREADY_STARTED = (): HttpError =>
   new HttpError(409, { code: "invalid_request", message: "This response has already started." });
 
@@ -65,6 +67,7 @@ export class ResponseBuffer extends DurableObject<Env> {
   #overrides: Partial<Env> = {};
   #tools: Readonly<Record<string, RunnableTool>> | undefined;
   #alarmClock: () => number = Date.now;
+  #budget: LogBudget | undefined;
   #keeps: StoredKeeps | undefined;
 
   /**
@@ -78,12 +81,14 @@ export class ResponseBuffer extends DurableObject<Env> {
     this.#tools = tools;
   }
 
-  /**
-   * Tests only: the time the alarm judges expiries by (`runDurableObjectAlarm` fires the alarm
-   * before its time; a later clock stands for the time having passed). Without `now`, `Date.now`.
-   */
+  /** Tests only: the alarm's clock (`runDurableObjectAlarm` fires early; a later clock stands for the time passed). */
   useAlarmClock(now: () => number = Date.now): void {
     this.#alarmClock = now;
+  }
+
+  /** Tests only: the memory budget of the responses started after, not the isolate's (`log-budget.ts`). */
+  useLogBudget(budget: LogBudget): void {
+    this.#budget = budget;
   }
 
   /** True while response `id` runs here: its log is in memory (a finished one is in storage only). */
@@ -230,13 +235,11 @@ export class ResponseBuffer extends DurableObject<Env> {
     id: string,
     kind: LogKind,
     replacing: boolean,
-    open: (
-      controller: AbortController,
-    ) => Promise<{ batches: ReadableStream<readonly AnyEvent[]>; headers: Record<string, string> }>,
+    open: (controller: AbortController) => Promise<Opened>,
   ): Promise<undefined> {
     const upstream = new AbortController();
     this.#opening.set(id, upstream);
-    let opened: { batches: ReadableStream<readonly AnyEvent[]>; headers: Record<string, string> };
+    let opened: Opened;
     try {
       opened = await open(upstream);
     } finally {
@@ -244,12 +247,11 @@ export class ResponseBuffer extends DurableObject<Env> {
     }
     const { batches, headers } = opened;
     const limits = this.#limits();
-    const { detachedLimitMs, resumeTtlMs, resumeWriteWindowMs, resumeMemoryBytes } = this.#settings();
+    const { detachedLimitMs, resumeTtlMs, resumeWriteWindowMs } = this.#settings();
     const store = this.#store(id);
     const writer = new LogWriter(store, limits);
     // What its readers have yet to read, in memory; the rest from storage (`log-budget.ts`).
-    isolateLogBudget.limit = resumeMemoryBytes;
-    const log = storageBackedLog(limits, store, writer, isolateLogBudget);
+    const log = storageBackedLog(limits, store, writer, this.#budget ?? isolateLogBudget(this.env));
     const running = new RunningResponse(log, headers, upstream, this.#runtime.timers, detachedLimitMs);
     this.#running.set(id, running);
     const { expiry, armed } = beginStoredLog(this.ctx.storage, id, writer, kind, headers, replacing, resumeTtlMs);
