@@ -7,7 +7,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ResponseBuffer } from "../../worker/resumable/response-buffer.ts";
-import { MAX_READERS_PER_RESPONSE } from "../../worker/resumable/response-readers.ts";
+import { HttpError } from "../../worker/response/json-error.ts";
+import { MAX_READERS_PER_RESPONSE, ResponseReaders } from "../../worker/resumable/response-readers.ts";
 import { attach as attachTo } from "../../worker/resumable/response-pool.ts";
 import { settled } from "./durable-support.ts";
 import { chatChunk, FakeUpstream, ManualTimers, openAIChunks, startResponse } from "./support.ts";
@@ -72,5 +73,38 @@ describe("the readers of one resumable response", () => {
     expect(await settled(stub, async () => (await count()) === MAX_READERS_PER_RESPONSE - 1)).toBe(true);
     for (const reader of readers) await reader.body!.cancel("done");
     expect(await settled(stub, async () => (await count()) === 0)).toBe(true);
+  });
+});
+
+describe("the readers of one object", () => {
+  it("are at most 1,024 over all its responses: one more, of any response, is a 429 object_busy, until one leaves", () => {
+    const readers = new ResponseReaders();
+    const leaves: (() => void)[] = [];
+    // 64 responses, each read by its 16: within both bounds.
+    for (let response = 0; response < 64; response++)
+      for (let i = 0; i < MAX_READERS_PER_RESPONSE; i++) leaves.push(readers.take(`r${response}`));
+    // Failed before: a 65th response took its 16 places too (the bound was per response only).
+    const refused = (() => {
+      try {
+        readers.take("r64");
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refused).toBeInstanceOf(HttpError);
+    expect((refused as HttpError).status).toBe(429);
+    expect((refused as HttpError).body).toMatchObject({ code: "object_busy" });
+    expect((refused as HttpError).headers).toEqual({ "retry-after": "15" });
+    expect(readers.total).toBe(1024);
+    // A new response is refused alike, before its provider is called.
+    expect(() => readers.checkRoom()).toThrow(HttpError);
+    // A response at its own bound still says so.
+    expect(() => readers.take("r0")).toThrow(
+      expect.objectContaining({ body: expect.objectContaining({ code: "too_many_readers" }) }),
+    );
+    // One that leaves gives its place back to any response's next client.
+    leaves.pop()!();
+    expect(readers.take("r64")).toBeTypeOf("function");
+    expect(readers.total).toBe(1024);
   });
 });

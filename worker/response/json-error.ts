@@ -41,7 +41,8 @@ export type ErrorCode =
   | "previous_response_not_found"
   | "thread_not_found"
   | "resume_window_passed"
-  | "too_many_readers";
+  | "too_many_readers"
+  | "object_busy";
 
 /** The body of an error response. */
 export interface ErrorBody {

@@ -237,6 +237,8 @@ export class ResponseBuffer extends DurableObject<Env> {
     replacing: boolean,
     open: (controller: AbortController) => Promise<Opened>,
   ): Promise<undefined> {
+    // Refused before its provider is called when its first client would find no place.
+    this.#readers.checkRoom();
     const upstream = new AbortController();
     this.#opening.set(id, upstream);
     let opened: Opened;

@@ -6,7 +6,10 @@ import { HttpError } from "../response/json-error.ts";
  * timer and a place in the log (a running one wakes every reader at each write), so many GETs of
  * one id would cost the object's other responses. A client that reconnects leaves a place behind
  * until the Worker finds the old connection gone (at its next heartbeat, {@link HEARTBEAT_MS}), so
- * the bound leaves room for a few reconnects of each of several readers.
+ * the bound leaves room for a few reconnects of each of several readers. The clients of all the
+ * responses of one object are bounded too ({@link MAX_READERS_PER_OBJECT}): the bound per response
+ * alone let GETs of many ids, 16 each, pile up on the one object (its one thread, its isolate's
+ * memory) that every other client of its pool slot shares.
  *
  * @module
  */
@@ -16,6 +19,14 @@ import { HttpError } from "../response/json-error.ts";
  * A `HEAD` takes no place.
  */
 export const MAX_READERS_PER_RESPONSE = 16;
+
+/**
+ * Most clients reading the responses of one object at once, in all (a `HEAD` takes no place):
+ * 64 responses each read by {@link MAX_READERS_PER_RESPONSE}, or 1,024 read by one client each.
+ * Past it, a new response is refused too (its first client would have no place), before its
+ * provider is called.
+ */
+export const MAX_READERS_PER_OBJECT = 1024;
 
 /**
  * The 429 of a resume past {@link MAX_READERS_PER_RESPONSE}, retried once a vanished reader's place
@@ -31,8 +42,19 @@ const tooManyReaders = (): HttpError =>
     { "retry-after": String(HEARTBEAT_MS / 1000) },
   );
 
+/** The 429 of a client past {@link MAX_READERS_PER_OBJECT}, retried as {@link tooManyReaders} is. */
+const objectBusy = (limit: number): HttpError =>
+  new HttpError(
+    429,
+    {
+      code: "object_busy",
+      message: `The Durable Object of this response already serves ${limit} clients, of all its responses; retry later.`,
+    },
+    { "retry-after": String(HEARTBEAT_MS / 1000) },
+  );
+
 /**
- * The places of the clients reading each response of one object.
+ * The places of the clients reading each response of one object, and of all of them.
  *
  * @example
  * ```ts
@@ -43,10 +65,23 @@ const tooManyReaders = (): HttpError =>
 export class ResponseReaders {
   readonly #counts = new Map<string, number>();
   readonly #limit: number;
+  readonly #objectLimit: number;
+  #total = 0;
 
-  /** Places of at most `limit` readers per response. */
-  constructor(limit: number = MAX_READERS_PER_RESPONSE) {
+  /** Places of at most `limit` readers per response, and `objectLimit` in all. */
+  constructor(limit: number = MAX_READERS_PER_RESPONSE, objectLimit: number = MAX_READERS_PER_OBJECT) {
     this.#limit = limit;
+    this.#objectLimit = objectLimit;
+  }
+
+  /** How many clients read the object's responses now, in all. */
+  get total(): number {
+    return this.#total;
+  }
+
+  /** Throws the 429 of a full object: a response started now would have no place for its first client. */
+  checkRoom(): void {
+    if (this.#total >= this.#objectLimit) throw objectBusy(this.#objectLimit);
   }
 
   /** How many clients read response `id` now. */
@@ -54,15 +89,21 @@ export class ResponseReaders {
     return this.#counts.get(id) ?? 0;
   }
 
-  /** Takes a place on response `id`, or throws its 429; returns how to give it back (once, however often called). */
+  /**
+   * Takes a place on response `id`, or throws a 429 (`too_many_readers` for the response's bound,
+   * `object_busy` for the object's); returns how to give it back (once, however often called).
+   */
   take(id: string): () => void {
     const count = this.of(id);
     if (count >= this.#limit) throw tooManyReaders();
+    this.checkRoom();
     this.#counts.set(id, count + 1);
+    this.#total++;
     let given = false;
     return () => {
       if (given) return;
       given = true;
+      this.#total--;
       const left = this.of(id) - 1;
       if (left > 0) this.#counts.set(id, left);
       else this.#counts.delete(id);
