@@ -100,6 +100,30 @@ describe("a request body in another charset", () => {
     });
   }
 
+  it("a BOM split across the body's first chunks is told whole (first chunks of 1, 2 and 3 bytes)", async () => {
+    const upstream = new FakeUpstream({ kind: "response", status: 500, body: "" });
+    const text = JSON.stringify(endpoints["stream"]!.valid());
+    const chunked = (bytes: Uint8Array, ...cuts: number[]) =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          let at = 0;
+          for (const cut of [...cuts, bytes.length]) controller.enqueue(bytes.slice(at, (at = cut)));
+          controller.close();
+        },
+      });
+    for (const [bytes, which] of [
+      [encoded(text, 4, true, true), "UTF-32LE"],
+      [encoded(text, 4, false, true), "UTF-32BE"],
+      [encoded(text, 2, false, true), "UTF-16BE"],
+    ] as const)
+      for (const cuts of [[1], [2], [3], [1, 2], [0, 1, 3]]) {
+        const response = await send(worker(upstream), "/v1/stream", chunked(bytes, ...cuts));
+        expect(response.status, `${which} cut at ${cuts}`).toBe(415);
+        expect((await endpoints["stream"]!.expectError(response)).message).toContain(`(${which}, by its byte`);
+      }
+    expect(upstream.requests).toEqual([]);
+  });
+
   it("a charset alone changes nothing (RFC 8259 §11): ASCII under ISO-8859-1, UTF-8 under utf8 and under utf-16, and a UTF-8 BOM are read", async () => {
     const upstream = new FakeUpstream({ kind: "response", status: 500, body: "" });
     const text = JSON.stringify(endpoints["stream"]!.valid());

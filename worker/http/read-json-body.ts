@@ -129,19 +129,39 @@ async function readText(
   // provider with U+FFFD where the client's bytes were, as if the client had written that.
   const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
   let text = "";
+  // The body's first bytes, held undecoded until 4 came (a BOM split across chunks: a client may
+  // send a 1-byte first chunk), so that the charset is told by all of its BOM ({@link charsetOf}).
   let head: Uint8Array | undefined;
+  let early: Uint8Array = new Uint8Array(0);
+  const decode = (bytes: Uint8Array, first: Uint8Array) =>
+    utf8(() => decoder.decode(bytes, { stream: true }), first, charset);
   await readEach(
     body,
     maxBytes,
     limitName,
     timers,
     (chunk) => {
-      head ??= chunk.slice(0, 4);
-      text += utf8(() => decoder.decode(chunk, { stream: true }), head, charset);
+      if (head !== undefined) return void (text += decode(chunk, head));
+      early = early.length === 0 ? chunk : joined(early, chunk);
+      if (early.length < HEAD_BYTES) return;
+      head = early.slice(0, HEAD_BYTES);
+      text += decode(early, head);
     },
     coding,
   );
-  return text + utf8(() => decoder.decode(), head ?? new Uint8Array(), charset);
+  // A body of fewer bytes: decoded whole at its end.
+  if (head === undefined) text = decode((head = early), early);
+  return text + utf8(() => decoder.decode(), head, charset);
+}
+
+/** The bytes that tell a charset by its BOM: UTF-32's is 4. */
+const HEAD_BYTES = 4;
+
+function joined(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const both = new Uint8Array(a.length + b.length);
+  both.set(a);
+  both.set(b, a.length);
+  return both;
 }
 
 /**
