@@ -21,8 +21,8 @@ export { InteractionsCitations } from "./providers/gemini-interactions/gemini-in
 export {
   GeminiInteractionsDecoder,
   GeminiInteractionsDeltaStream,
-  type InteractionsEventListener,
 } from "./providers/gemini-interactions/gemini-interactions-delta-stream.ts";
+export type { InteractionsEventListener } from "./providers/gemini-interactions/gemini-interactions-steps.ts";
 export {
   geminiInteractionsResults,
   geminiInteractionsSteps,

@@ -84,10 +84,11 @@ it("@google/genai's continued interactions stream is one answer: both hops' text
   expect([finish.usage?.inputTokens, finish.usage?.totalTokens]).toEqual([10, 14]);
 });
 
-// @google/genai's stream also resumes a hop whose connection dropped after a checkpoint (an `interaction.status_update`
-// with a `continuation_token`, no output since): it opens the next hop from that token and yields its events after the
-// dropped hop's, with no `interaction.completed` between them (dist/index.mjs, `StreamContinuation.endHop`).
-it("@google/genai's stream resumed from a checkpoint after a drop is one answer: both hops' calls, the usage of both", async () => {
+/**
+ * @google/genai's stream of a hop whose connection drops after `dropped` (the first hop's bytes written before the drop,
+ * made from that hop's whole body), the next hop answering whole: the requests the SDK made and what the library read.
+ */
+async function resumedAfterDrop(dropped: (first: string) => string) {
   const seen: string[] = [];
   const dropping = createServer((request, response) => {
     let body = "";
@@ -96,19 +97,7 @@ it("@google/genai's stream resumed from a checkpoint after a drop is one answer:
       seen.push(body);
       response.writeHead(200, { "content-type": "text/event-stream" });
       if (seen.length > 1) return response.end(hop("v1_resumed", "Part two.", "c2", "requires_action"));
-      const first = hop("v1_dropped", "Part one. ", "c1", "completed");
-      const checkpoint = {
-        event_type: "interaction.status_update",
-        interaction_id: "v1_dropped",
-        status: "in_progress",
-        continuation_token: "Y2hrMQ==",
-        usage: { total_input_tokens: 5, total_output_tokens: 2, total_tokens: 7 },
-      };
-      // The dropped hop's steps and its checkpoint, then the connection ends mid-stream.
-      const steps = first.slice(0, first.indexOf("event: interaction.completed"));
-      response.write(`${steps}event: interaction.status_update\ndata: ${JSON.stringify(checkpoint)}\n\n`, () =>
-        response.socket?.destroy(),
-      );
+      response.write(dropped(hop("v1_dropped", "Part one. ", "c1", "completed")), () => response.socket?.destroy());
     });
   });
   await new Promise<void>((resolve) => dropping.listen(0, "127.0.0.1", resolve));
@@ -120,19 +109,52 @@ it("@google/genai's stream resumed from a checkpoint after a drop is one answer:
       stream: true,
     });
     const events = await collect(streamToolCalls(stream, { provider: "gemini-interactions" }));
-    expect(seen.length, "the SDK opened the next hop").toBe(2);
-    expect(seen[1]).toContain('"continuation_token":"Y2hrMQ=="');
     const finish = events.at(-1);
-    expect(finish?.type).toBe("finish");
-    if (finish?.type !== "finish") return;
-    expect([finish.reason, finish.text]).toEqual(["tool-calls", "Part one. Part two."]);
-    expect(finish.toolCalls.map((c) => [c.id, c.arguments])).toEqual([
-      ["c1", { part: "c1" }],
-      ["c2", { part: "c2" }],
-    ]);
-    expect([finish.usage?.inputTokens, finish.usage?.totalTokens]).toEqual([10, 14]);
+    if (finish?.type !== "finish") throw new Error("no finish");
+    return { seen, finish };
   } finally {
     dropping.closeAllConnections();
     dropping.close();
   }
+}
+
+/** A checkpoint of the dropped hop (an `interaction.status_update` with a `continuation_token`), as SSE. */
+const checkpoint = (extra: Record<string, unknown> = {}): string =>
+  `event: interaction.status_update\ndata: ${JSON.stringify({
+    event_type: "interaction.status_update",
+    interaction_id: "v1_dropped",
+    status: "in_progress",
+    continuation_token: "Y2hrMQ==",
+    ...extra,
+  })}\n\n`;
+
+// @google/genai's stream also resumes a hop whose connection dropped after a checkpoint (an `interaction.status_update`
+// with a `continuation_token`, no output since): it opens the next hop from that token and yields its events after the
+// dropped hop's, with no `interaction.completed` between them (dist/index.mjs, `StreamContinuation.endHop`).
+it("@google/genai's stream resumed from a checkpoint after a drop is one answer: both hops' calls, the usage of both", async () => {
+  const usage = { total_input_tokens: 5, total_output_tokens: 2, total_tokens: 7 };
+  // The dropped hop's steps and its checkpoint, then the connection ends mid-stream.
+  const { seen, finish } = await resumedAfterDrop(
+    (first) => first.slice(0, first.indexOf("event: interaction.completed")) + checkpoint({ usage }),
+  );
+  expect(seen.length, "the SDK opened the next hop").toBe(2);
+  expect(seen[1]).toContain('"continuation_token":"Y2hrMQ=="');
+  expect([finish.reason, finish.text]).toEqual(["tool-calls", "Part one. Part two."]);
+  expect(finish.toolCalls.map((c) => [c.id, c.arguments])).toEqual([
+    ["c1", { part: "c1" }],
+    ["c2", { part: "c2" }],
+  ]);
+  expect([finish.usage?.inputTokens, finish.usage?.totalTokens]).toEqual([10, 14]);
+});
+
+// The same drop with the dropped hop's call still open at its checkpoint (its `step.stop` never came): the SDK resumes
+// from the checkpoint, which re-generates what came after it, so that call was cut. It is withdrawn, never run.
+it("@google/genai's stream resumed after a drop: a call the dropped hop left open is withdrawn, not completed", async () => {
+  const { seen, finish } = await resumedAfterDrop(
+    (first) =>
+      first.slice(0, first.indexOf('event: step.stop\ndata: {"event_type":"step.stop","index":1}')) + checkpoint(),
+  );
+  expect(seen.length, "the SDK opened the next hop").toBe(2);
+  expect(finish.toolCalls.map((c) => [c.id, c.arguments])).toEqual([["c2", { part: "c2" }]]);
+  expect((finish.withdrawnToolCalls ?? []).map((c) => [c.id, c.error.code])).toEqual([["c1", "withdrawn"]]);
 });

@@ -4,7 +4,8 @@ import type { JsonValue } from "../../shared/json.ts";
 import { utf16Offsets } from "../../shared/utf8-offsets.ts";
 import { arrayOf, isRecord, nonEmptyString } from "../../shared/values.ts";
 import type { DecoderLimits, Emit, ProviderDecoder, ProviderProtocol } from "../provider-decoder.ts";
-import { GeminiInteractionsDecoder, type InteractionsEventListener } from "./gemini-interactions-delta-stream.ts";
+import { GeminiInteractionsDecoder } from "./gemini-interactions-delta-stream.ts";
+import type { InteractionsEventListener } from "./gemini-interactions-steps.ts";
 
 /** What a step keeps until its end: its text as shown, and its annotations, each once (by its JSON text). */
 interface CitedStep {

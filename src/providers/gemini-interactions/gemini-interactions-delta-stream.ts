@@ -7,27 +7,9 @@ import { ProviderDecoderStream, type DecoderLimits, type Emit, type ProviderDeco
 import { GEMINI_INTERACTIONS_FINISH_REASONS } from "./gemini-interactions-finish-reasons.ts";
 import { InteractionsHops } from "./gemini-interactions-hops.ts";
 import { InteractionsServerSteps } from "./gemini-interactions-server-steps.ts";
+import { FRAGMENT_FIELDS, type InteractionsEventListener, type OpenStep } from "./gemini-interactions-steps.ts";
 
 type Payload = Record<string, unknown>;
-
-/** An open step of the interaction, by its `index`. */
-type OpenStep =
-  | { kind: "call"; streamed: boolean; initial?: string | undefined; whole?: string | undefined }
-  | { kind: "thought"; text: string; signature?: string | undefined };
-
-/**
- * What a wrapper of {@link GeminiInteractionsDecoder} is given of each event before the decoder
- * reads it (its type, its step's index, its payload): `InteractionsCitations` reads the text
- * annotations so, without parsing the event again.
- */
-export type InteractionsEventListener = (
-  type: string | undefined,
-  index: number | undefined,
-  payload: Record<string, unknown>,
-) => void;
-
-/** The fields a delta may carry an argument fragment in: `arguments_delta` documents `arguments`; `partial_arguments` is the docs' other spelling. */
-const FRAGMENT_FIELDS = ["arguments", "partial_arguments", "arguments_delta"] as const;
 
 /**
  * Gemini's Interactions API (`POST /v1beta/interactions` with `stream: true`) to normalized deltas.
@@ -133,7 +115,7 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
       case "content.stop":
         return void (index !== undefined && this.#onStop(index));
       case "interaction.created":
-        return this.#hops.created(payload["interaction"]);
+        return void (this.#hops.created(payload["interaction"]) && this.#withdrawCut());
       case "interaction.status_update": // its `usage`, the interaction's so far, as a step delta's
         return this.#hops.report(payload["usage"], this.#emit);
       case "interaction.completed":
@@ -254,6 +236,14 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
     if (args === undefined) return;
     this.#emit({ type: "tool-call-chunk", index, argumentsDelta: args });
     this.#emit({ type: "tool-call-end", index });
+  }
+
+  /** A hop after a drop: a call the dropped hop left open was cut (the SDK resumes at its last checkpoint and
+   * "re-generates any output yielded after" it), so it is withdrawn, never parsed as complete, whatever its text. */
+  #withdrawCut(): void {
+    for (const [index, open] of this.#steps)
+      if (open.kind === "call" && this.#steps.delete(index))
+        this.#emit({ type: "tool-call-end", index, withdrawn: true });
   }
 
   #onCompleted(interaction: Payload): void {

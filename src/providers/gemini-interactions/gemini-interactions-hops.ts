@@ -91,12 +91,15 @@ export class InteractionsHops {
    * `interaction.completed` between them, is the hop the SDK opened from a checkpoint's token
    * (an `interaction.status_update`'s `continuation_token`) after the connection dropped: the
    * next hop too. The same interaction's again (a stream resumed at its `last_event_id`) is not.
+   * True when this is a hop after a drop, whose predecessor's open steps were cut.
    */
-  created(interaction: unknown): void {
+  created(interaction: unknown): boolean {
     const id = isRecord(interaction) ? nonEmptyString(interaction["id"]) : undefined;
-    if (id === undefined) return;
-    if (this.#interaction !== undefined && id !== this.#interaction) this.#advance();
+    if (id === undefined) return false;
+    const next = this.#interaction !== undefined && id !== this.#interaction;
+    if (next) this.#advance();
     this.#interaction = id;
+    return next;
   }
 
   /** The next hop: its steps' indexes go on past the earlier hops', its usage adds to theirs. */

@@ -120,6 +120,35 @@ group("Gemini Interactions: interaction.status_update", (test) => {
     assertEquals([finish.usage?.inputTokens, finish.usage?.outputTokens], [40, 10]);
   });
 
+  // The SDK resumes a dropped hop from its latest checkpoint, and "resuming from it re-generates any output yielded
+  // after the checkpoint" (genai.d.ts, `ContinuationInterruptedError.continuationToken`): a call the dropped hop left
+  // open (no `step.stop`) was cut, and its arguments, whole-looking or not, are not the model's call. Before, the
+  // resumed hop's `interaction.completed` stopped it with the hop's own steps and it was parsed as complete.
+  test("a call the dropped hop left open is withdrawn, never parsed as complete", async () => {
+    const dropped = [
+      created("v1_hop1"),
+      ...call(0, "c1", '{"n":1}').slice(0, 2), // its step never stopped
+      status("v1_hop1", { continuation_token: "Y2hrMQ==" }),
+    ];
+    const resumed = [
+      created("v1_hop2"),
+      ...call(0, "c2", '{"n":2}'),
+      { event_type: "interaction.completed", interaction: { id: "v1_hop2", status: "requires_action" } },
+    ];
+    const events = await run(sdkStream([...dropped, ...resumed]));
+    const finish = events.at(-1);
+    assert(finish?.type === "finish", "a finish");
+    assertEquals(
+      finish.toolCalls.map((c) => [c.id, c.arguments]),
+      [["c2", { n: 2 }]],
+    );
+    assertEquals(
+      (finish.withdrawnToolCalls ?? []).map((c) => [c.id, c.rawArguments, c.error.code]),
+      [["c1", '{"n":1}', "withdrawn"]],
+    );
+    assert(!events.some((e) => e.type === "tool-call" && e.id === "c1"), "c1 never completed");
+  });
+
   test("a stream resumed at last_event_id (the same interaction's created again) keeps its steps' indexes", async () => {
     const events = await run(
       sse([
