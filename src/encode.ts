@@ -97,7 +97,7 @@ export {
   type OpenAIResponseOptions,
   type OpenAIResponseResult,
 } from "./encode/openai-response.ts";
-export type { OpenAIResponsesStreamEvent } from "./encode/openai-responses-wire.ts";
+export type { OpenAIResponsesStreamEvent } from "./encode/openai-responses-stream-events.ts";
 export {
   RESPONSE_SETTINGS_DEFAULTS,
   type OpenAIResponseSettings,

@@ -14,8 +14,8 @@ import {
   type OpenAIResponsesEncoderOptions,
   type OpenAIResponsesError,
   type OpenAIResponsesOutputItem,
-  type OpenAIResponsesStreamEvent,
 } from "./openai-responses-wire.ts";
+import type { OpenAIResponsesStreamEvent, SendResponsesEvent } from "./openai-responses-stream-events.ts";
 import { responseSettings } from "./openai-response-settings.ts";
 import { phaseOf } from "../shared/values.ts";
 import { responsesModeration } from "./moderation.ts";
@@ -138,9 +138,9 @@ export class OpenAIResponseEvents {
     if (!this.#ended) this.fail({ code: "input-ended", message: "The response ended before it finished." });
   }
 
-  #send(type: string, fields: Record<string, unknown>): void {
-    this.#emit({ type, sequence_number: this.#sequence++, ...fields });
-  }
+  // The fields are `type`'s by the signature; TypeScript cannot join a correlated union back.
+  readonly #send: SendResponsesEvent = (type, fields) =>
+    this.#emit({ type, sequence_number: this.#sequence++, ...fields } as unknown as OpenAIResponsesStreamEvent);
 
   #start(): void {
     if (this.#started) return;
@@ -199,14 +199,14 @@ export class OpenAIResponseEvents {
   #close(block: SequencedBlock): void {
     if (this.#builtIns.holds(block) && block.kind === "call") {
       const callId = this.#ids.assign(callKey(block.start), block.start.id);
-      const item = this.#builtIns.write(block, this.#generate(), callId, (type, fields) => this.#send(type, fields));
+      const item = this.#builtIns.write(block, this.#generate(), callId, this.#send);
       if (item) return void this.#response.output.push(item);
       this.#open(block);
     }
     const item = this.#items[block.index]!;
     const at = { item_id: item.id, output_index: block.index };
     const text = block.sent.join("");
-    if (refusalOf(block) !== undefined) writeRefusal(item, block, at, (type, fields) => this.#send(type, fields));
+    if (refusalOf(block) !== undefined) writeRefusal(item, block, at, this.#send);
     else if (item.type === "message") {
       // The provider's citations of the text (Anthropic's) as the part's annotations, each announced.
       const annotations = block.kind === "text" ? responsesAnnotations(block.cited) : [];
@@ -217,7 +217,7 @@ export class OpenAIResponseEvents {
       this.#send("response.output_text.done", { ...part, text, logprobs: [] });
       this.#send("response.content_part.done", { ...part, part: outputText(text, annotations) });
       Object.assign(item, { status: this.#cut ? "incomplete" : "completed", content: [outputText(text, annotations)] });
-      writeRefusal(item, block, at, (type, fields) => this.#send(type, fields)); // a refusal that stopped the text, after it
+      writeRefusal(item, block, at, this.#send); // a refusal that stopped the text, after it
     } else if (item.type === "function_call" || item.type === "custom_tool_call") {
       // The arguments as the provider completed them (a `.done` value may extend or replace what streamed).
       const completion = block.kind === "call" ? block.completion : undefined;
@@ -289,7 +289,7 @@ export class OpenAIResponseEvents {
     for (const event of this.#held.splice(0)) this.#blocks.endCall(event);
   }
 
-  #terminal(type: string): void {
+  #terminal(type: "response.completed" | "response.incomplete" | "response.failed"): void {
     this.#ended = true;
     this.#send(type, { response: this.#response });
   }

@@ -30,7 +30,7 @@ class OpenAIResponseBuilder implements AnswerBuilder<OpenAIResponseResult> {
   constructor(options: OpenAIResponseOptions) {
     this.#budget = new TextBudget(options.maxTextLength ?? DEFAULT_MAX_TEXT_LENGTH);
     this.#events = new OpenAIResponseEvents((event) => {
-      if (TERMINAL_EVENTS.has(event.type)) this.#response = event["response"] as OpenAIResponse;
+      if (TERMINAL_EVENTS.has(event.type) && "response" in event) this.#response = event.response;
     }, options);
   }
 

@@ -3,6 +3,7 @@ import type { ApprovalRequestEvent } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
 import type { SequencedBlock } from "./block-sequencer.ts";
 import type { OpenAIResponsesOutputItem } from "./openai-responses-wire.ts";
+import type { SendResponsesEvent } from "./openai-responses-stream-events.ts";
 
 /** The item each built-in tool's calls are, by the tool's name (its `type` in a Responses request). */
 const ITEMS = {
@@ -12,7 +13,6 @@ const ITEMS = {
   tool_search: { type: "tool_search_call", prefix: "ts", input: "arguments" },
 } as const;
 
-type Send = (type: string, fields: Record<string, unknown>) => void;
 type Item = Extract<
   OpenAIResponsesOutputItem,
   { type: "apply_patch_call" | "shell_call" | "local_shell_call" | "tool_search_call" }
@@ -65,7 +65,7 @@ export class BuiltInCalls {
    * Writes a held call whole, at its end, and gives its item; undefined when its input is not an
    * object, and the caller writes it as a function call (`defers` then lets it open).
    */
-  write(block: SequencedBlock, id: string, callId: string, send: Send): Item | undefined {
+  write(block: SequencedBlock, id: string, callId: string, send: SendResponsesEvent): Item | undefined {
     this.#held.delete(block.index);
     const completion = block.kind === "call" ? block.completion : undefined;
     const kind = block.kind === "call" ? ITEMS[block.start.name as keyof typeof ITEMS] : undefined;

@@ -1,8 +1,5 @@
-import {
-  TERMINAL_EVENTS,
-  type OpenAIResponsesEncoderOptions,
-  type OpenAIResponsesStreamEvent,
-} from "./openai-responses-wire.ts";
+import { TERMINAL_EVENTS, type OpenAIResponsesEncoderOptions } from "./openai-responses-wire.ts";
+import type { OpenAIResponsesStreamEvent } from "./openai-responses-stream-events.ts";
 import { OpenAIResponseEvents } from "./openai-response-events.ts";
 import {
   ProtocolEncoderStream,

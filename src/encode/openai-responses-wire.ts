@@ -282,16 +282,6 @@ export const outputText = (text: string, annotations: Record<string, JsonValue>[
 export const ownEncryptedContent = (part: ReasoningPart): string | undefined =>
   part.type === "item" ? part.encryptedContent : undefined;
 
-/** One event of a Responses stream: its `type`, its `sequence_number`, and the fields of that type. */
-export interface OpenAIResponsesStreamEvent {
-  /** The event type (`response.created`, `response.output_text.delta`, ...). */
-  type: string;
-  /** 0, 1, 2, ... in the order written. */
-  sequence_number: number;
-  /** The fields of the type. */
-  [field: string]: unknown;
-}
-
 /** The terminal events: the last of every stream. */
 export const TERMINAL_EVENTS: ReadonlySet<string> = new Set([
   "response.completed",

@@ -1,6 +1,7 @@
 import type { ReasoningPart } from "../shared/deltas.ts";
 import { isRefusal } from "../shared/values.ts";
 import type { BlockSequencer, SequencedBlock } from "./block-sequencer.ts";
+import type { SendResponsesEvent } from "./openai-responses-stream-events.ts";
 import { outputText, type OpenAIResponsesOutputItem, type OpenAIResponsesOutputText } from "./openai-responses-wire.ts";
 
 // The encoders tell a refusal part by the predicate the tool loop and the request kit use.
@@ -95,7 +96,7 @@ export function writeRefusal(
   item: OpenAIResponsesOutputItem,
   block: SequencedBlock,
   where: { item_id: string; output_index: number },
-  send: (type: string, fields: Record<string, unknown>) => void,
+  send: SendResponsesEvent,
 ): void {
   const refusal = refusalOf(block) ?? TRAILING.get(block);
   if (refusal === undefined) return;
