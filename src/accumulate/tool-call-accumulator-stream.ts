@@ -1,6 +1,7 @@
 import type { ProviderDelta } from "../shared/deltas.ts";
 import type { ToolCallEvent } from "../shared/events.ts";
 import type { ToolCallAccumulatorOptions } from "./accumulator-options.ts";
+import { ACCUMULATOR_CORE_OPTIONS } from "./accumulator-option-names.ts";
 import { composeSteps, StepHold, type EventStep } from "./event-step.ts";
 import { ToolCallAccumulatorCore } from "./accumulator-core.ts";
 import { turnBlocks } from "../shared/turn-blocks.ts";
@@ -26,15 +27,7 @@ export interface ToolCallAccumulatorStreamOptions extends ToolCallAccumulatorOpt
 
 /** Every option of {@link ToolCallAccumulatorStreamOptions}: typed as its keys, so that one added there and not here does not compile. */
 const ACCUMULATOR_OPTIONS: Record<keyof ToolCallAccumulatorStreamOptions, 0> = {
-  maxArgumentsLength: 0,
-  maxToolCalls: 0,
-  maxDepth: 0,
-  partialParser: 0,
-  repairer: 0,
-  validator: 0,
-  earlyValidator: 0,
-  unwrapper: 0,
-  turnBlocks: 0,
+  ...ACCUMULATOR_CORE_OPTIONS,
   output: 0,
 };
 

@@ -2,6 +2,8 @@ import type { ToolCallEvent } from "../shared/events.ts";
 import { turnBlocks } from "../shared/turn-blocks.ts";
 import { ToolCallAccumulatorCore } from "./accumulator-core.ts";
 import type { ToolCallAccumulatorOptions } from "./accumulator-options.ts";
+import { ACCUMULATOR_CORE_OPTIONS } from "./accumulator-option-names.ts";
+import { checkOptionNames } from "../shared/option-names.ts";
 
 export { ToolCallAccumulatorCore } from "./accumulator-core.ts";
 
@@ -31,12 +33,13 @@ export { ToolCallAccumulatorCore } from "./accumulator-core.ts";
  * ```
  */
 export class ToolCallAccumulator extends ToolCallAccumulatorCore {
-  /** Creates an accumulator that reports events through `enqueue`. */
+  /** Creates an accumulator that reports events through `enqueue`; an option it does not know is a `TypeError` naming it. */
   constructor(
     enqueue: (event: ToolCallEvent) => void,
     options: ToolCallAccumulatorOptions = {},
     onTerminate: () => void = () => {},
   ) {
+    checkOptionNames(options, ACCUMULATOR_CORE_OPTIONS);
     super(enqueue, { turnBlocks, ...options }, onTerminate);
   }
 }

@@ -1,5 +1,5 @@
 import { AGUIEncoder } from "./ag-ui-encoder.ts";
-import type { AGUIEncoderOptions } from "./ag-ui-wire.ts";
+import { AGUI_OPTIONS, type AGUIEncoderOptions } from "./ag-ui-wire.ts";
 import {
   ProtocolEncoderStream,
   type EncodableEvent,
@@ -31,12 +31,3 @@ export class AGUIEncoderStream extends ProtocolEncoderStream<EncodableEvent> {
     super(new AGUIEncoder(encoderStreamOptions(options, AGUI_OPTIONS)), options);
   }
 }
-
-/** Every option of {@link AGUIEncoderOptions}, typed as its keys (`joinDeltas` is the base stage's). */
-const AGUI_OPTIONS: Record<keyof AGUIEncoderOptions, 0> = {
-  threadId: 0,
-  runId: 0,
-  messageId: 0,
-  reasoning: 0,
-  generateId: 0,
-};

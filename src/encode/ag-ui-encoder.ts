@@ -9,7 +9,7 @@ import type {
   ToolCallStartEvent,
 } from "../shared/events.ts";
 import { CallIds, randomId } from "./call-ids.ts";
-import { runError, tokenUsage, violationEvent, type AGUICall, type AGUIEncoderOptions } from "./ag-ui-wire.ts";
+import { aguiRun, runError, tokenUsage, violationEvent, type AGUICall, type AGUIEncoderOptions } from "./ag-ui-wire.ts";
 import {
   abortError,
   callFailure,
@@ -82,9 +82,9 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
   #ended = false;
   readonly #newMessageId = (): string => `msg_${this.#generate()}`;
 
-  /** Creates the core; see {@link AGUIEncoderOptions}. */
+  /** Creates the core; see {@link AGUIEncoderOptions} (an option it does not know is a `TypeError`). */
   constructor(options: AGUIEncoderOptions) {
-    this.#run = { threadId: options.threadId, runId: options.runId };
+    this.#run = aguiRun(options);
     this.#reasoning = options.reasoning ?? true;
     this.#generate = options.generateId ?? randomId;
     this.#ids = new CallIds(this.#generate);

@@ -6,6 +6,7 @@
  */
 import type { Usage } from "../shared/deltas.ts";
 import { failureKind, type ProviderErrorKind } from "../shared/errors.ts";
+import { checkOptionNames } from "../shared/option-names.ts";
 
 /** Options of {@link AGUIEncoder} and {@link AGUIEncoderStream}. */
 export interface AGUIEncoderOptions {
@@ -29,6 +30,21 @@ export interface AGUIEncoderOptions {
    * @defaultValue {@link randomId}
    */
   generateId?: (() => string) | undefined;
+}
+
+/** Every option of {@link AGUIEncoderOptions}, typed as its keys (`joinDeltas` is the stage's). */
+export const AGUI_OPTIONS: Record<keyof AGUIEncoderOptions, 0> = {
+  threadId: 0,
+  runId: 0,
+  messageId: 0,
+  reasoning: 0,
+  generateId: 0,
+};
+
+/** The run's ids, once each name of `options` is one of {@link AGUI_OPTIONS} (else a `TypeError` naming it). */
+export function aguiRun(options: AGUIEncoderOptions): { threadId: string; runId: string } {
+  checkOptionNames(options, AGUI_OPTIONS);
+  return { threadId: options.threadId, runId: options.runId };
 }
 
 /** Usage as AG-UI's `TokenUsage`: only the counts the provider reported. */

@@ -1,5 +1,7 @@
 import { DEFAULT_MAX_TEXT_LENGTH } from "../accumulate/accumulator-options.ts";
+import { checkOptionNames } from "../shared/option-names.ts";
 import { AnthropicMessageEvents } from "./anthropic-message-events.ts";
+import { MESSAGES_OPTIONS } from "./anthropic-messages-encoder-stream.ts";
 import {
   anthropicError,
   type AnthropicError,
@@ -41,6 +43,7 @@ class AnthropicMessageBuilder implements AnswerBuilder<AnthropicMessageResult> {
   #result: AnthropicMessageResult | undefined;
 
   constructor(options: AnthropicMessageOptions) {
+    checkOptionNames(options, { ...MESSAGES_OPTIONS, maxTextLength: 0 });
     this.#budget = new TextBudget(options.maxTextLength ?? DEFAULT_MAX_TEXT_LENGTH);
     this.#events = new AnthropicMessageEvents((event) => this.#apply(event), options);
   }

@@ -1,3 +1,4 @@
+import { checkOptionNames } from "../shared/option-names.ts";
 import { AnthropicMessageEvents } from "./anthropic-message-events.ts";
 import type { AnthropicMessagesEncoderOptions, AnthropicStreamEvent } from "./anthropic-messages-wire.ts";
 import {
@@ -61,6 +62,7 @@ export class AnthropicMessagesEncoder implements ProtocolEncoder<EncodableEvent>
 
   /** Creates the core; see {@link AnthropicMessagesEncoderOptions}. */
   constructor(options: AnthropicMessagesEncoderOptions) {
+    checkOptionNames(options, MESSAGES_OPTIONS);
     this.#events = new AnthropicMessageEvents((event) => this.#out.push(anthropicFrame(event)), options);
   }
 
@@ -106,8 +108,8 @@ export class AnthropicMessagesEncoderStream extends ProtocolEncoderStream<Encoda
   }
 }
 
-/** Every option of {@link AnthropicMessagesEncoderOptions}, typed as its keys (`joinDeltas` is the base stage's). */
-const MESSAGES_OPTIONS: Record<keyof AnthropicMessagesEncoderOptions, 0> = {
+/** Every option of {@link AnthropicMessagesEncoderOptions}, typed as its keys (`joinDeltas` is the stage's), which its encoder checks. */
+export const MESSAGES_OPTIONS: Record<keyof AnthropicMessagesEncoderOptions, 0> = {
   model: 0,
   id: 0,
   generateId: 0,

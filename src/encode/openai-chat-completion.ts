@@ -23,6 +23,8 @@ import {
   type OpenAIChatToolCall,
 } from "./openai-chat-wire.ts";
 import { callKey } from "../shared/call-key.ts";
+import { checkOptionNames } from "../shared/option-names.ts";
+import { CHAT_OPTIONS } from "./openai-chat-encoder-stream.ts";
 import { abortError, type EncodableEvent, endsAnswer } from "./protocol-encoder.ts";
 import { pushSent } from "./sent-fragments.ts";
 import { chatModeration } from "./moderation.ts";
@@ -90,6 +92,7 @@ export class OpenAIChatCompletionBuilder {
 
   /** Creates the builder; `includeUsage` does not apply (usage is in the object whenever known). */
   constructor(options: OpenAIChatCompletionOptions) {
+    checkOptionNames(options, { ...CHAT_OPTIONS, maxTextLength: 0 });
     this.#maxText = options.maxTextLength ?? DEFAULT_MAX_TEXT_LENGTH;
     const { id, created, generate } = resolveOptions(options);
     this.#base = { id, created, model: options.model };

@@ -1,5 +1,6 @@
 import { isRefusal } from "./refusal.ts";
 import { callKey } from "../shared/call-key.ts";
+import { checkOptionNames } from "../shared/option-names.ts";
 import type { ProviderErrorKind } from "../shared/errors.ts";
 import type { Usage } from "../shared/deltas.ts";
 import type {
@@ -110,6 +111,7 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
 
   /** Creates the core; see {@link OpenAIChatEncoderOptions}. */
   constructor(options: OpenAIChatEncoderOptions) {
+    checkOptionNames(options, CHAT_OPTIONS);
     const { id, created, generate } = resolveOptions(options);
     // Every chunk starts the same way: the prefix is serialized once.
     this.#head = `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(options.model)}`;
@@ -286,8 +288,8 @@ export class OpenAIChatEncoderStream extends ProtocolEncoderStream<EncodableEven
   }
 }
 
-/** Every option of {@link OpenAIChatEncoderOptions}, typed as its keys (`joinDeltas` is the base stage's). */
-const CHAT_OPTIONS: Record<keyof OpenAIChatEncoderOptions, 0> = {
+/** Every option of {@link OpenAIChatEncoderOptions}, typed as its keys (`joinDeltas` is the stage's), which its encoder checks. */
+export const CHAT_OPTIONS: Record<keyof OpenAIChatEncoderOptions, 0> = {
   model: 0,
   id: 0,
   created: 0,

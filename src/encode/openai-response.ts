@@ -1,5 +1,7 @@
 import { DEFAULT_MAX_TEXT_LENGTH } from "../accumulate/accumulator-options.ts";
+import { checkOptionNames } from "../shared/option-names.ts";
 import { OpenAIResponseEvents } from "./openai-response-events.ts";
+import { RESPONSES_OPTIONS } from "./openai-responses-encoder-stream.ts";
 import { TERMINAL_EVENTS, type OpenAIResponse, type OpenAIResponsesEncoderOptions } from "./openai-responses-wire.ts";
 import type { EncodableEvent } from "./protocol-encoder.ts";
 import { readToAnswer, TextBudget, type AnswerBuilder } from "./read-to-answer.ts";
@@ -28,6 +30,7 @@ class OpenAIResponseBuilder implements AnswerBuilder<OpenAIResponseResult> {
   #response: OpenAIResponse | undefined;
 
   constructor(options: OpenAIResponseOptions) {
+    checkOptionNames(options, { ...RESPONSES_OPTIONS, maxTextLength: 0 });
     this.#budget = new TextBudget(options.maxTextLength ?? DEFAULT_MAX_TEXT_LENGTH);
     this.#events = new OpenAIResponseEvents((event) => {
       if (TERMINAL_EVENTS.has(event.type) && "response" in event) this.#response = event.response;

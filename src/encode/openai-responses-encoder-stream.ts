@@ -1,6 +1,7 @@
 import { TERMINAL_EVENTS, type OpenAIResponsesEncoderOptions } from "./openai-responses-wire.ts";
 import type { OpenAIResponsesStreamEvent } from "./openai-responses-stream-events.ts";
 import { OpenAIResponseEvents } from "./openai-response-events.ts";
+import { checkOptionNames } from "../shared/option-names.ts";
 import {
   ProtocolEncoderStream,
   type EncodableEvent,
@@ -64,6 +65,7 @@ export class OpenAIResponsesEncoder implements ProtocolEncoder<EncodableEvent> {
 
   /** Creates the core; see {@link OpenAIResponsesEncoderOptions}. */
   constructor(options: OpenAIResponsesEncoderOptions) {
+    checkOptionNames(options, RESPONSES_OPTIONS);
     this.#events = new OpenAIResponseEvents((event) => this.#out.push(responsesFrame(event)), options);
   }
 
@@ -113,8 +115,8 @@ export class OpenAIResponsesEncoderStream extends ProtocolEncoderStream<Encodabl
   }
 }
 
-/** Every option of {@link OpenAIResponsesEncoderOptions}, typed as its keys (`joinDeltas` is the base stage's). */
-const RESPONSES_OPTIONS: Record<keyof OpenAIResponsesEncoderOptions, 0> = {
+/** Every option of {@link OpenAIResponsesEncoderOptions}, typed as its keys (`joinDeltas` is the stage's), which its encoder checks. */
+export const RESPONSES_OPTIONS: Record<keyof OpenAIResponsesEncoderOptions, 0> = {
   model: 0,
   id: 0,
   createdAt: 0,

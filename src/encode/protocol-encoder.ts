@@ -68,10 +68,10 @@ export interface ProtocolEncoderStreamOptions {
 }
 
 /**
- * `options`, once each of its names is one of `known` (typed as the encoder's option names, so
- * that one added there and not here does not compile) or `joinDeltas`, else a `TypeError` naming
- * it and them: what a client-protocol encoder's stage passes its encoder, as a typo
- * (`includeUsge`) left the default in force.
+ * `options` without `joinDeltas`, once each of its names is one of `known` (typed as the encoder's
+ * option names, so that one added there and not here does not compile) or `joinDeltas`, else a
+ * `TypeError` naming it and them: what a client-protocol encoder's stage passes its encoder, as a
+ * typo (`includeUsge`) left the default in force.
  *
  * @example
  * ```ts
@@ -81,9 +81,11 @@ export interface ProtocolEncoderStreamOptions {
 export function encoderStreamOptions<O extends object>(
   options: O & ProtocolEncoderStreamOptions,
   known: Record<keyof O, 0>,
-): O & ProtocolEncoderStreamOptions {
+): O {
   checkOptionNames(options, { ...known, joinDeltas: 0 });
-  return options;
+  // The encoder checks its own options too, and `joinDeltas` is the stage's.
+  const { joinDeltas: _, ...own } = options;
+  return own as O;
 }
 
 /**

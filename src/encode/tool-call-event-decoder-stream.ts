@@ -1,3 +1,4 @@
+import { checkNoOptions } from "../shared/option-names.ts";
 import type { SSEMessage } from "../framing/framing.ts";
 import { callKey } from "../shared/call-key.ts";
 import type { DiscardedToolCall, ToolCallEvent } from "../shared/events.ts";
@@ -150,8 +151,9 @@ export class ToolCallEventDecoder {
 export class ToolCallEventDecoderStream extends TransformStream<SSEMessage, ToolCallEvent> {
   readonly #decoder: { current?: ToolCallEventDecoder };
 
-  /** Creates the stage. */
-  constructor() {
+  /** Creates the stage. It takes no options: an object with any (a limit meant for another stage) is a `TypeError` naming it. */
+  constructor(options?: Readonly<Record<string, never>>) {
+    checkNoOptions(options);
     const holder: { current?: ToolCallEventDecoder } = {};
     super({
       start(controller) {

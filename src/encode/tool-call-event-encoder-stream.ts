@@ -1,3 +1,4 @@
+import { checkOptionNames } from "../shared/option-names.ts";
 import type { ToolCallEvent } from "../shared/events.ts";
 import { encoderStreamOptions, ProtocolEncoderStream, type ProtocolEncoder } from "./protocol-encoder.ts";
 
@@ -81,6 +82,7 @@ export class ToolCallEventEncoder<E extends { readonly type: string } = ToolCall
 
   /** Creates the encoder; its first frame has the id `firstId` (0 by default). */
   constructor(options: Pick<ToolCallEventEncoderStreamOptions, "firstId"> = {}) {
+    checkOptionNames(options, { firstId: 0 });
     const id = options.firstId ?? 0;
     if (!Number.isSafeInteger(id) || id < 0) throw new RangeError("firstId must be a non-negative integer.");
     this.#id = id;

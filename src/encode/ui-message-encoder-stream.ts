@@ -5,7 +5,7 @@ import {
   type ProtocolEncoderStreamOptions,
 } from "./protocol-encoder.ts";
 import { UIMessageEncoder } from "./ui-message-encoder.ts";
-import type { UIMessageEncoderOptions } from "./ui-message-wire.ts";
+import { UI_OPTIONS, type UIMessageEncoderOptions } from "./ui-message-wire.ts";
 
 /**
  * Events to the AI SDK's UI message stream, protocol v1: the body `useChat` (through
@@ -27,6 +27,3 @@ export class UIMessageEncoderStream extends ProtocolEncoderStream<EncodableEvent
     super(new UIMessageEncoder(encoderStreamOptions(options, UI_OPTIONS)), options);
   }
 }
-
-/** Every option of {@link UIMessageEncoderOptions}, typed as its keys (`joinDeltas` is the base stage's). */
-const UI_OPTIONS: Record<keyof UIMessageEncoderOptions, 0> = { messageId: 0, minVersion: 0, generateId: 0 };

@@ -1,5 +1,6 @@
 import { isRefusal } from "./refusal.ts";
 import { callKey } from "../shared/call-key.ts";
+import { checkOptionNames } from "../shared/option-names.ts";
 import type { AbortEvent, CompletedToolCallEvent, InvalidToolCallEvent, ToolCallStartEvent } from "../shared/events.ts";
 import { CallIds, randomId } from "./call-ids.ts";
 import { UISources } from "./citations.ts";
@@ -11,6 +12,7 @@ import {
   violationChunk,
   type UICall,
   type UIMessageEncoderOptions,
+  UI_OPTIONS,
 } from "./ui-message-wire.ts";
 import {
   abortError,
@@ -80,8 +82,9 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
   #lastError: AbortEvent["error"];
   #ended = false;
 
-  /** Creates the core; see {@link UIMessageEncoderOptions}. */
+  /** Creates the core; see {@link UIMessageEncoderOptions} (an option it does not know is a `TypeError`). */
   constructor(options: UIMessageEncoderOptions = {}) {
+    checkOptionNames(options, UI_OPTIONS);
     this.#messageId = options.messageId;
     this.#v5 = options.minVersion === 5;
     this.#ids = new CallIds(options.generateId ?? randomId);

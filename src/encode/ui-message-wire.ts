@@ -47,6 +47,9 @@ export interface UIMessageEncoderOptions {
   generateId?: (() => string) | undefined;
 }
 
+/** Every option of {@link UIMessageEncoderOptions}, typed as its keys (`joinDeltas` is the stage's). */
+export const UI_OPTIONS: Record<keyof UIMessageEncoderOptions, 0> = { messageId: 0, minVersion: 0, generateId: 0 };
+
 /** A call as the client knows it. */
 export interface UICall {
   id: string;

@@ -3,6 +3,7 @@ import { ownText } from "../shared/kept-text.ts";
 import { isRecord } from "../shared/values.ts";
 import { messageLines } from "./openai-chat/openai-chat-delta-stream.ts";
 import { ProviderDecoderStream, type DecoderLimits, type Emit, type ProviderDecoder } from "./provider-decoder.ts";
+import { decoderLimits } from "./decoder-limits.ts";
 import { createProviderDecoder, PROVIDERS, providerProtocol, type Provider } from "./registry.ts";
 
 /** Anthropic's event types; `ping` is sent only by Anthropic. */
@@ -116,9 +117,13 @@ export function detectProvider(message: FramedMessage): Provider | null | undefi
  * ```
  */
 export class ProviderDetectStream extends ProviderDecoderStream {
-  /** Creates the stage. */
-  constructor() {
-    super((emit) => new DetectingDecoder(emit));
+  /**
+   * Creates the stage; `limits` go to the decoder of the protocol detected, as its own stage takes
+   * them. A name that is none of them is a `TypeError`.
+   */
+  constructor(limits: DecoderLimits = {}) {
+    decoderLimits(limits);
+    super((emit) => new DetectingDecoder(emit, limits));
   }
 }
 

@@ -9,3 +9,11 @@ export function checkOptionNames(options: object, known: object): void {
     if (!Object.hasOwn(known, key))
       throw new TypeError(`Unknown option \`${key}\`; the options are: ${Object.keys(known).join(", ")}.`);
 }
+
+/**
+ * Throws a `TypeError` for any own key of `options`: what a stage that takes no options checks
+ * (`new CohereDeltaStream({ maxToolCalls: 4 })` would leave the limit unset, said at the call).
+ */
+export function checkNoOptions(options: object | undefined): void {
+  for (const key of Object.keys(options ?? {})) throw new TypeError(`Unknown option \`${key}\`; it takes no options.`);
+}

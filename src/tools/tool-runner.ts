@@ -9,9 +9,11 @@ import type {
 } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
 import { ownValue } from "../shared/values.ts";
+import { checkOptionNames } from "../shared/option-names.ts";
 import {
   DEFAULT_TOOL_CONCURRENCY,
   DEFAULT_TOOL_TIMEOUT_MS,
+  RUNNER_OPTIONS,
   type RunnableTool,
   type ToolRunnerOptions,
 } from "./runnable-tool.ts";
@@ -53,9 +55,11 @@ export class ToolRunner {
   /**
    * Creates a runner that emits through `emit`. `room`, when given, tells whether the consumer
    * can take another event now (`undefined`) or a promise of when it can: a handler that streams
-   * its result is pulled for its next value only then (`ToolRunnerStream` gives its output's).
+   * its result is pulled for its next value only then (`ToolRunnerStream` gives its output's). An
+   * option it does not know is a `TypeError` naming it.
    */
   constructor(emit: (event: ToolRunnerEvent) => void, options: ToolRunnerOptions, room?: Room) {
+    checkOptionNames(options, RUNNER_OPTIONS);
     this.#emit = emit;
     this.#options = options;
     this.#room = room;

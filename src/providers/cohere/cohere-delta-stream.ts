@@ -2,7 +2,8 @@ import type { FramedMessage } from "../../framing/framing.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { eventType, providerError, readJsonObject } from "../payload.ts";
-import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
+import { ProviderDecoderStream, type DecoderLimits, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
+import { decoderLimits } from "../decoder-limits.ts";
 import { readUsage } from "../usage.ts";
 import { COHERE_FINISH_REASONS } from "./cohere-finish-reasons.ts";
 
@@ -38,8 +39,13 @@ type Payload = Record<string, unknown>;
  * ```
  */
 export class CohereDeltaStream extends ProviderDecoderStream {
-  /** Creates the stage. */
-  constructor() {
+  /**
+   * Creates the stage. It takes the provider stages' limits (`new kit.DeltaStream(limits)`), which
+   * the accumulator applies: Cohere's decoder keeps no call's text. A name that is none of them is
+   * a `TypeError`.
+   */
+  constructor(limits: DecoderLimits = {}) {
+    decoderLimits(limits);
     super((emit) => new CohereDecoder(emit));
   }
 }

@@ -4,6 +4,7 @@ import { jsonText, type JsonWriter } from "../../shared/json-text.ts";
 import { arrayOf, isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { eventType, providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type DecoderLimits, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
+import { decoderLimits } from "../decoder-limits.ts";
 import { GEMINI_INTERACTIONS_FINISH_REASONS } from "./gemini-interactions-finish-reasons.ts";
 import { InteractionsHops } from "./gemini-interactions-hops.ts";
 import { InteractionsServerSteps } from "./gemini-interactions-server-steps.ts";
@@ -46,9 +47,10 @@ type Payload = Record<string, unknown>;
  * ```
  */
 export class GeminiInteractionsDeltaStream extends ProviderDecoderStream {
-  /** Creates the stage. */
-  constructor() {
-    super((emit) => new GeminiInteractionsDecoder(emit));
+  /** Creates the stage; `limits.maxArgumentsLength` bounds a built-in tool's step (4 Mi by default); an unknown option is a `TypeError`. */
+  constructor(limits: DecoderLimits = {}) {
+    decoderLimits(limits);
+    super((emit) => new GeminiInteractionsDecoder(emit, limits));
   }
 }
 

@@ -2,7 +2,8 @@ import type { FramedMessage } from "../../framing/framing.ts";
 import { jsonText, type JsonWriter } from "../../shared/json-text.ts";
 import { arrayOf, isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { providerError, readJsonObject } from "../payload.ts";
-import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
+import { ProviderDecoderStream, type DecoderLimits, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
+import { decoderLimits } from "../decoder-limits.ts";
 import { readUsage } from "../usage.ts";
 import { OLLAMA_FINISH_REASONS } from "./ollama-finish-reasons.ts";
 
@@ -38,8 +39,13 @@ const METRICS = [
  * ```
  */
 export class OllamaDeltaStream extends ProviderDecoderStream {
-  /** Creates the stage. */
-  constructor() {
+  /**
+   * Creates the stage. It takes the provider stages' limits (`new kit.DeltaStream(limits)`), which
+   * the accumulator applies: Ollama's decoder keeps no call's text. A name that is none of them is
+   * a `TypeError`.
+   */
+  constructor(limits: DecoderLimits = {}) {
+    decoderLimits(limits);
     super((emit) => new OllamaDecoder(emit));
   }
 }

@@ -6,6 +6,7 @@
 // result step streams 4,000-character deltas past 4 Mi.
 import {
   GeminiInteractionsDeltaStream,
+  ProviderDetectStream,
   SSEDecoderStream,
   streamToolCalls,
   ToolCallStreamError,
@@ -72,7 +73,7 @@ group("Gemini Interactions: a built-in tool's step that does not end is bounded"
     }
   }).needs("recordings");
 
-  test("the bound is the accumulator's maxArgumentsLength; the bare stage throws past the 4 Mi default", async () => {
+  test("the bound is the accumulator's maxArgumentsLength; the bare stage throws past its own, 4 Mi by default", async () => {
     const small = await collect(
       streamToolCalls(fromChunks([body(3)]), { provider: "gemini-interactions", maxArgumentsLength: 8100 }),
     );
@@ -89,5 +90,25 @@ group("Gemini Interactions: a built-in tool's step that does not end is bounded"
     assertEquals(await bare(1000), undefined, "about 4.1 M characters are within the default");
     const failure = await bare(1100);
     assert(failure instanceof ToolCallStreamError && failure.code === "arguments-too-large", "bare stage bounded");
+    // The bare stage takes the limit too (it took no argument, and the default stayed in force).
+    const limited = await collect(
+      fromChunks([body(3)])
+        .pipeThrough(new SSEDecoderStream())
+        .pipeThrough(new GeminiInteractionsDeltaStream({ maxArgumentsLength: 8100 })),
+    ).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert(limited instanceof ToolCallStreamError && limited.code === "arguments-too-large", String(limited));
+    // ProviderDetectStream gives the decoder of the protocol it detects the limits it was given.
+    const detected = await collect(
+      fromChunks([body(3)])
+        .pipeThrough(new SSEDecoderStream())
+        .pipeThrough(new ProviderDetectStream({ maxArgumentsLength: 8100 })),
+    ).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert(detected instanceof ToolCallStreamError && detected.code === "arguments-too-large", String(detected));
   }).needs("recordings");
 });
