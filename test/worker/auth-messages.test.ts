@@ -3,6 +3,7 @@
 // (naming the header it came in), and never the token itself. It depends on the request alone:
 // a Worker without CLIENT_TOKEN answers as one with another token.
 import Anthropic from "@anthropic-ai/sdk";
+import { AzureOpenAI } from "openai";
 import { describe, expect, it } from "vitest";
 import { workerFetch } from "./client-support.ts";
 import { FakeUpstream, testEnv, worker } from "./support.ts";
@@ -45,7 +46,7 @@ describe("the 401 says what was wrong with the token", () => {
   for (const path of Object.keys(ENDPOINTS) as (keyof typeof ENDPOINTS)[]) {
     it(`${path}: none sent, not a bearer token, or not CLIENT_TOKEN (and in which header), never echoing it`, async () => {
       expect(await refusal(path, {})).toMatch(
-        /^No client token was sent\. Send the client token as `Authorization: Bearer <token>` or `x-api-key: <token>`\./,
+        /^No client token was sent\. Send the client token as `Authorization: Bearer <token>`, `x-api-key: <token>` or `api-key: <token>`\./,
       );
       expect(await refusal(path, { authorization: SENT })).toMatch(
         /^The `Authorization` header is not `Bearer <token>`\./,
@@ -56,12 +57,15 @@ describe("the 401 says what was wrong with the token", () => {
       expect(await refusal(path, { "x-api-key": SENT })).toBe(
         "The client token sent in `x-api-key` is not this Worker's `CLIENT_TOKEN`.",
       );
+      expect(await refusal(path, { "api-key": SENT })).toBe(
+        "The client token sent in `api-key` is not this Worker's `CLIENT_TOKEN`.",
+      );
     });
   }
 
   it("a Worker without CLIENT_TOKEN answers a token as one with another token: it does not advertise the setup", async () => {
     const unconfigured = testEnv({ OPEN_ACCESS: "false" });
-    for (const headers of [{}, { authorization: `Bearer ${SENT}` }, { "x-api-key": SENT }])
+    for (const headers of [{}, { authorization: `Bearer ${SENT}` }, { "x-api-key": SENT }, { "api-key": SENT }])
       expect(await refusal("/v1/stream", headers, unconfigured)).toBe(await refusal("/v1/stream", headers));
   });
 });
@@ -88,6 +92,15 @@ describe("a request with both `Authorization` and `x-api-key`", () => {
       expect(await refusal(path, { authorization: `Bearer ${SENT}`, "x-api-key": `${SENT}-2` })).toBe(
         "Neither client token sent, in `Authorization` nor in `x-api-key`, is this Worker's `CLIENT_TOKEN`.",
       );
+      // Azure OpenAI's clients send the key as `api-key`.
+      expect(await status(path, { "api-key": "s3cret-token" })).toBe(200);
+      expect(await status(path, { authorization: `Bearer ${SENT}`, "api-key": "s3cret-token" })).toBe(200);
+      expect(await refusal(path, { "x-api-key": SENT, "api-key": `${SENT}-2` })).toBe(
+        "Neither client token sent, in `x-api-key` nor in `api-key`, is this Worker's `CLIENT_TOKEN`.",
+      );
+      expect(await refusal(path, { authorization: `Bearer ${SENT}`, "x-api-key": SENT, "api-key": SENT })).toBe(
+        "None of the client tokens sent, in `Authorization`, `x-api-key` and `api-key`, is this Worker's `CLIENT_TOKEN`.",
+      );
     });
   }
 
@@ -106,5 +119,32 @@ describe("a request with both `Authorization` and `x-api-key`", () => {
       messages: [{ role: "user", content: "hi" }],
     });
     expect(message.type).toBe("message");
+  });
+});
+
+describe("openai-node's AzureOpenAI, which sends its key as `api-key`", () => {
+  const env = testEnv({ CLIENT_TOKEN: "s3cret-token" });
+  const azure = (apiKey: string) =>
+    new AzureOpenAI({
+      baseURL: "http://localhost:8787/v1",
+      apiKey,
+      apiVersion: "2025-04-01-preview",
+      fetch: workerFetch({ env }),
+      maxRetries: 0,
+    });
+
+  it("is let in with the client token on /v1/responses and /v1/models", async () => {
+    const response = await azure("s3cret-token").responses.create({ model: "openai/scripted-model", input: "hi" });
+    expect(response.status).toBe("completed");
+    expect((await azure("s3cret-token").models.list()).data.length).toBeGreaterThan(0);
+  });
+
+  it("with another key, a 401 (AuthenticationError) that names the header and never echoes the key", async () => {
+    const failure = await azure(SENT)
+      .responses.create({ model: "openai/scripted-model", input: "hi" })
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({ status: 401, code: "unauthorized" });
+    expect((failure as Error).message).toContain("`api-key`");
+    expect(JSON.stringify(failure)).not.toContain(SENT);
   });
 });

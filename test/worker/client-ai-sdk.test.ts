@@ -384,7 +384,7 @@ describe("POST /v1/ui: errors before the stream are the text useChat shows", () 
       await send(valid, {}, testEnv({ CLIENT_TOKEN: "t" })),
       401,
       "unauthorized",
-      "No client token was sent. Send the client token as `Authorization: Bearer <token>` or `x-api-key: <token>`.",
+      "No client token was sent. Send the client token as `Authorization: Bearer <token>`, `x-api-key: <token>` or `api-key: <token>`.",
     );
     await expectText(
       await send(valid, { headers: { origin: "https://evil.example" } }),

@@ -92,8 +92,9 @@ export async function authenticate(request: Request, context: AuthContext): Prom
     throw unauthorized(request);
   }
   // Anthropic clients send the key as `x-api-key` (Claude Code's ANTHROPIC_API_KEY), OpenAI clients
-  // as a bearer token; some @anthropic-ai/sdk 0.x releases sent both where ANTHROPIC_AUTH_TOKEN was set
-  // too (a stale token of another gateway beside the right key): either one lets the request in.
+  // as a bearer token, Azure OpenAI's (openai-node's and openai-python's `AzureOpenAI`, given an
+  // `apiKey`) as `api-key`; some @anthropic-ai/sdk 0.x releases sent two where ANTHROPIC_AUTH_TOKEN
+  // was set too (a stale token of another gateway beside the right key): any one lets the request in.
   for (const presented of presentedTokens(request)) {
     const equal = equalInConstantTime(presented, context.clientToken);
     if (!(typeof equal === "boolean" ? equal : await equal)) continue;
@@ -103,11 +104,18 @@ export async function authenticate(request: Request, context: AuthContext): Prom
   throw unauthorized(request);
 }
 
-/** The tokens a request presents: its bearer token, then its `x-api-key`, each where sent. */
+/** The tokens a request presents: its bearer token, then its `x-api-key`, then its `api-key`, each where sent. */
 function presentedTokens(request: Request): string[] {
-  const bearer = bearerToken(request.headers.get("authorization"));
-  const key = nonBlank(request.headers.get("x-api-key"));
-  return [bearer, key].filter((token) => token !== undefined);
+  return KEY_HEADERS.flatMap((name) => tokenIn(request, name) ?? []);
+}
+
+/** The headers a client token comes in, in the order they are read. */
+const KEY_HEADERS = ["authorization", "x-api-key", "api-key"] as const;
+
+/** The token in header `name`: a bearer token in `Authorization`, the whole (trimmed) value in the others. */
+function tokenIn(request: Request, name: (typeof KEY_HEADERS)[number]): string | undefined {
+  const value = request.headers.get(name);
+  return name === "authorization" ? bearerToken(value) : nonBlank(value);
 }
 
 /** The requests {@link authenticate} let in with the configured token, and that token: their owner is its owner. */
@@ -132,10 +140,7 @@ export async function tokenOwner(request: Request): Promise<string> {
   // key a client sent, a provider's real key included) and compare it with the next one in
   // variable time.
   const configured = authenticated.get(request);
-  if (configured === undefined)
-    return ownerOf(
-      bearerToken(request.headers.get("authorization")) ?? nonBlank(request.headers.get("x-api-key")) ?? "",
-    );
+  if (configured === undefined) return ownerOf(presentedTokens(request)[0] ?? "");
   if (configuredOwner?.token === configured) return configuredOwner.owner;
   const owner = await ownerOf(configured);
   configuredOwner = { token: configured, owner };
@@ -225,6 +230,9 @@ async function tokenHash(token: string): Promise<ArrayBuffer> {
   return hash;
 }
 
+/** The headers of {@link KEY_HEADERS} as a 401 names them. */
+const NAMED = { authorization: "Authorization", "x-api-key": "x-api-key", "api-key": "api-key" } as const;
+
 /**
  * The 401 of a refusal: what the request sent (no token, an `Authorization` that is no bearer
  * token, a token that is not the client token: the header it came in) and what to send, never the
@@ -232,16 +240,16 @@ async function tokenHash(token: string): Promise<ArrayBuffer> {
  * one with another.
  */
 function unauthorized(request: Request): HttpError {
-  const how = "Send the client token as `Authorization: Bearer <token>` or `x-api-key: <token>`.";
-  const authorization = request.headers.get("authorization");
-  const bearer = bearerToken(authorization) !== undefined;
-  const key = nonBlank(request.headers.get("x-api-key")) !== undefined;
-  const message =
-    bearer && key
-      ? "Neither client token sent, in `Authorization` nor in `x-api-key`, is this Worker's `CLIENT_TOKEN`."
-      : bearer || key
-        ? `The client token sent in \`${bearer ? "Authorization" : "x-api-key"}\` is not this Worker's \`CLIENT_TOKEN\`.`
-        : nonBlank(authorization) !== undefined
+  const how = "Send the client token as `Authorization: Bearer <token>`, `x-api-key: <token>` or `api-key: <token>`.";
+  const sent = KEY_HEADERS.filter((name) => tokenIn(request, name) !== undefined).map((name) => `\`${NAMED[name]}\``);
+  const [first, second, third] = sent;
+  const message = third
+    ? `None of the client tokens sent, in ${first}, ${second} and ${third}, is this Worker's \`CLIENT_TOKEN\`.`
+    : second
+      ? `Neither client token sent, in ${first} nor in ${second}, is this Worker's \`CLIENT_TOKEN\`.`
+      : first
+        ? `The client token sent in ${first} is not this Worker's \`CLIENT_TOKEN\`.`
+        : nonBlank(request.headers.get("authorization")) !== undefined
           ? `The \`Authorization\` header is not \`Bearer <token>\`. ${how}`
           : `No client token was sent. ${how}`;
   return new HttpError(
