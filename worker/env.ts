@@ -126,10 +126,11 @@ export interface Env {
   STORE_TTL_MS?: string | number;
   /** Largest stored `/v1/responses` response (its input and output as JSON, UTF-8 bytes); a larger one is not stored. */
   MAX_STORED_RESPONSE_BYTES?: string | number;
+  /** Most bytes the stored `/v1/responses` responses of one `RESPONSES` object take together (2 per UTF-16 unit). */
+  MAX_STORED_BYTES_PER_OBJECT?: string | number;
   /**
-   * Least milliseconds between two writes of a resumable response's log (0 to 1000): each is one
-   * storage write (a billed row) and one chunk to its clients, so it is longer than a plain
-   * answer's window; the first events, and any after a pause this long, are written at once.
+   * Least milliseconds between two writes of a resumable response's log (0 to 1000): each a billed
+   * row and a chunk to its clients; the first events, and any after a pause this long, at once.
    */
   RESUME_WRITE_WINDOW_MS?: string | number;
 }
@@ -149,11 +150,7 @@ export const PROVIDER_KEY_VARS = [
 /** The name of a provider key secret. */
 export type ProviderKeyVar = (typeof PROVIDER_KEY_VARS)[number];
 
-/**
- * True when any provider key is set, or an Ollama server (which takes none), so that a real
- * provider may be reachable. Every key counts, served provider or not: the open mode (`OPEN_ACCESS`)
- * must never coexist with a real provider.
- */
+/** True when any provider key (served or not) or an Ollama server is set: `OPEN_ACCESS` never meets a real provider. */
 export function anyProviderKey(env: Env): boolean {
   return [...PROVIDER_KEY_VARS, "OLLAMA_BASE_URL" as const].some((name) => nonEmpty(env[name]) !== undefined);
 }
@@ -202,6 +199,7 @@ const NUMBERS = {
   resumeWriteWindowMs: ["RESUME_WRITE_WINDOW_MS", 100, 0, 1000],
   storeTtlMs: ["STORE_TTL_MS", 30 * 24 * 60 * 60 * 1000, 1],
   maxStoredResponseBytes: ["MAX_STORED_RESPONSE_BYTES", 2 * 1024 * 1024, 1, 32 * 1024 * 1024],
+  maxStoredBytesPerObject: ["MAX_STORED_BYTES_PER_OBJECT", 1024 * 1024 * 1024, 1, 8 * 1024 * 1024 * 1024],
 } as const satisfies Record<string, readonly [NumericVar, number, number, number?]>;
 
 /** Defaults for variables that are not set. */

@@ -43,7 +43,7 @@ export interface OpenAIErrorBody {
 export function openAIErrorResponse(error: HttpError, conversation: "messages" | "input" = "messages"): Response {
   // A quota is OpenAI's own 429 `insufficient_quota`, which `x-should-retry: false` (on the
   // error) keeps the SDKs from retrying; on any other 429 they wait and retry.
-  const quota = error.body.code === "upstream_quota_exceeded";
+  const quota = error.body.code === "upstream_quota_exceeded" || error.body.code === "store_quota_exceeded";
   const status = quota ? 429 : error.status;
   const limited = status === 429 && !quota;
   const type = quota ? "insufficient_quota" : limited ? rateType(error, conversation) : statusType(status);

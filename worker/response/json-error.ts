@@ -42,7 +42,8 @@ export type ErrorCode =
   | "thread_not_found"
   | "resume_window_passed"
   | "too_many_readers"
-  | "object_busy";
+  | "object_busy"
+  | "store_quota_exceeded";
 
 /** The body of an error response. */
 export interface ErrorBody {

@@ -23,13 +23,13 @@ import { runRequestOf, type RunStart } from "./run-start.ts";
 import { loadMeta, LogWriter, type FrameStore, type LogKind } from "./response-log-storage.ts";
 import { storedLogResponse } from "./stored-cursor.ts";
 import { StoredKeeps } from "./stored-keeps.ts";
+import { StoredQuota } from "./stored-quota.ts";
 import { storedResponseOp, type StoredResponseAnswer, type StoredResponseOp } from "./stored-responses.ts";
 import { liveLogResponse, restoreStoredLog, UNKNOWN } from "./stored-log-attach.ts";
 
 /** Where a run's request body is kept (under its response's keys), to tell a retry of the same run from another. */
 const RUN_BODY_KEY = "run:body";
-/** A response's events as opened, and the headers of its answer. */
-type Opened = { batches: ReadableStream<readonly AnyEvent[]>; headers: Record<string, string> };
+type Opened = { batches: ReadableStream<readonly AnyEvent[]>; headers: Record<string, string> }; // as #begin opens it
 const ALREADY_STARTED = (): HttpError =>
   new HttpError(409, { code: "invalid_request", message: "This response has already started." });
 
@@ -48,14 +48,11 @@ const ALREADY_STARTED = (): HttpError =>
  * reaches a fresh instance serves the stored frames, then an `error` of code `interrupted`
  * (`interrupted.ts`). A finished log is in storage only: recent responses cost storage, not
  * memory. A run records each tool call's outcome (`recorded-tools.ts`), so a retry of a run a
- * restart cut never runs a call id twice.
+ * restart cut never runs a call id twice. It also keeps the stored `/v1/responses` responses of its
+ * pool slot (`stored-responses.ts`).
  *
- * It also keeps the stored `/v1/responses` responses of its pool slot (`storedResponses`,
- * `stored-responses.ts`), under their own keys and the same alarm.
- *
- * Routes call it through the RPC methods of its stub, `startStream`, `startRun` and `cancel`
- * (`response-pool.ts`), with requests their route validated; clients read a response through
- * its `fetch` (`GET /attach`), an HTTP body.
+ * Routes call it through its stub's RPC methods (`startStream`, `startRun`, `cancel`: `response-pool.ts`)
+ * with requests their route validated; clients read a response through its `fetch` (`GET /attach`).
  */
 export class ResponseBuffer extends DurableObject<Env> {
   readonly #running = new Map<string, RunningResponse>();
@@ -68,7 +65,9 @@ export class ResponseBuffer extends DurableObject<Env> {
   #tools: Readonly<Record<string, RunnableTool>> | undefined;
   #alarmClock: () => number = Date.now;
   #budget: LogBudget | undefined;
-  #keeps: StoredKeeps | undefined;
+  /** What the stored responses take, bounded (`stored-quota.ts`): read at its first use. */
+  readonly #quota = new StoredQuota(this.ctx.storage.kv);
+  readonly #keeps = new StoredKeeps(this.ctx.storage, undefined, undefined, this.#quota);
 
   /**
    * Tests only (through `runInDurableObject`; no route calls it): replaces the network, the
@@ -127,8 +126,8 @@ export class ResponseBuffer extends DurableObject<Env> {
   /** Keeps, reads or forgets a stored `/v1/responses` response of this object (`stored-responses.ts`). */
   storedResponses(op: StoredResponseOp): Promise<StoredResponseAnswer> {
     // Keeps are written together with those that come in the same turn (`stored-keeps.ts`).
-    if (op.type === "keep") return (this.#keeps ??= new StoredKeeps(this.ctx.storage)).keep(op);
-    return storedResponseOp(this.ctx.storage, op, Date.now());
+    if (op.type === "keep") return this.#keeps.keep(op);
+    return storedResponseOp(this.ctx.storage, op, Date.now(), this.#quota);
   }
 
   /**
@@ -169,7 +168,8 @@ export class ResponseBuffer extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     const live = (id: string): boolean => this.#running.has(id) || this.#opening.has(id);
     const idle = (): boolean => this.#running.size === 0 && this.#opening.size === 0;
-    await expireDue(this.ctx.storage, this.#alarmClock(), this.#settings().resumeTtlMs, live, idle);
+    const { resumeTtlMs } = this.#settings();
+    await expireDue(this.ctx.storage, this.#alarmClock(), resumeTtlMs, live, idle, this.#quota);
   }
 
   /** What the services run with here: the bindings with the tests' overrides, and the runtime. */

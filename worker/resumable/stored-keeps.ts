@@ -1,3 +1,4 @@
+import { StoredQuota, storedBytes } from "./stored-quota.ts";
 import { type KeepOp, keepAlarmBy, type StoredResponseAnswer, writeKept } from "./stored-responses.ts";
 
 /**
@@ -44,6 +45,7 @@ export class StoredKeeps {
   readonly #storage: DurableObjectStorage;
   readonly #maxLength: number;
   readonly #timer: KeepTimer;
+  readonly #quota: StoredQuota;
   #waiting: Waiting[] = [];
   /** Responses in the last commit. */
   #lastCount = 0;
@@ -52,16 +54,19 @@ export class StoredKeeps {
    * Keeps in `storage`, an object's, at most `maxLength` characters of responses and their inputs
    * in one commit (at least one response): the keeps past it wait for the next turn. `timer`: the
    * platform's `setTimeout`, never a test's manual clock (a wait of 0 ms is a turn of the object's
-   * event loop).
+   * event loop). `quota`: the count of the object's stored bytes (a keep past its op's
+   * `maxObjectBytes` answers `full`, nothing written).
    */
   constructor(
     storage: DurableObjectStorage,
     maxLength = MAX_COMMIT_LENGTH,
     timer: KeepTimer = (write, ms) => void setTimeout(write, ms),
+    quota: StoredQuota = new StoredQuota(storage.kv),
   ) {
     this.#storage = storage;
     this.#maxLength = maxLength;
     this.#timer = timer;
+    this.#quota = quota;
   }
 
   /** Keeps `op` with the keeps that reach the object before its turn: `found` false for an id that is not a response id. */
@@ -94,18 +99,29 @@ export class StoredKeeps {
     const written: Waiting[] = [];
     let earliest: number | undefined;
     for (const keep of waiting) {
+      const { op } = keep;
+      const bytes = storedBytes(op.text, op.earlier);
+      if (!this.#quota.take(bytes, op.maxObjectBytes ?? Number.POSITIVE_INFINITY)) {
+        keep.resolve({ type: "full" });
+        continue;
+      }
       try {
-        const expires = writeKept(this.#storage, keep.op, now);
-        if (expires === undefined) keep.resolve({ type: "done", found: false });
-        else {
+        const expires = writeKept(this.#storage, op, now, bytes);
+        if (expires === undefined) {
+          this.#quota.give(bytes);
+          keep.resolve({ type: "done", found: false });
+        } else {
           written.push(keep);
           earliest = Math.min(earliest ?? expires, expires);
         }
       } catch (error) {
         // Its rows are unread without their header, and dropped at their expiry: the others are written.
+        this.#quota.give(bytes);
         keep.reject(error);
       }
     }
+    // The count, with the rows it counts: one write per commit.
+    this.#quota.save();
     if (earliest === undefined) return;
     try {
       await keepAlarmBy(this.#storage, earliest);

@@ -15,6 +15,16 @@ let drawn: number | undefined;
  */
 let started = 0;
 /**
+ * When a keep of this isolate last met its object's bound (`MAX_STORED_BYTES_PER_OBJECT`,
+ * `stored-quota.ts`), until one fits again: an isolate keeps every response in one object
+ * ({@link isolateDraw}), so the next keeps would meet it too. A number, not a round trip: a
+ * request that asks for `store: true` meanwhile is refused before its provider is called
+ * ({@link StoredResponses.full}), for {@link FULL_RECHECK_MS} at most, after which a keep tries again.
+ */
+let fullSince: number | undefined;
+/** How long a full object is taken as full without a keep trying it again: space frees as responses expire or are deleted. */
+const FULL_RECHECK_MS = 60_000;
+/**
  * The location of that response (`request.cf.colo`), which names the object with the draw: read
  * once, as `request.cf` is parsed at its first read (an isolate runs in one location).
  */
@@ -56,17 +66,39 @@ export class StoredResponses {
   readonly #owner: string;
   readonly #ttlMs: number;
   readonly #maxBytes: number;
+  readonly #maxObjectBytes: number;
   /** The id {@link StoredResponses.newId} minted last: its MAC is not checked again. */
   #minted: string | undefined;
   /** The isolate's count of started stored responses when it was minted ({@link started}). */
   #number = 0;
 
-  /** The stored responses of `owner` in `pool`, kept `STORE_TTL_MS`, up to `MAX_STORED_RESPONSE_BYTES` each. */
-  constructor(pool: ResponsePool, owner: string, settings: Pick<Settings, "storeTtlMs" | "maxStoredResponseBytes">) {
+  /**
+   * The stored responses of `owner` in `pool`, kept `STORE_TTL_MS`, up to `MAX_STORED_RESPONSE_BYTES`
+   * each and `MAX_STORED_BYTES_PER_OBJECT` in one object.
+   */
+  constructor(
+    pool: ResponsePool,
+    owner: string,
+    settings: Pick<Settings, "storeTtlMs" | "maxStoredResponseBytes" | "maxStoredBytesPerObject">,
+  ) {
     this.#pool = pool;
     this.#owner = owner;
     this.#ttlMs = settings.storeTtlMs;
     this.#maxBytes = settings.maxStoredResponseBytes;
+    this.#maxObjectBytes = settings.maxStoredBytesPerObject;
+  }
+
+  /** The most bytes one object keeps of stored responses (`MAX_STORED_BYTES_PER_OBJECT`). */
+  get maxObjectBytes(): number {
+    return this.#maxObjectBytes;
+  }
+
+  /**
+   * True while this isolate's object is taken as full: its last keep met `MAX_STORED_BYTES_PER_OBJECT`
+   * less than a minute ago, and none fitted since.
+   */
+  get full(): boolean {
+    return fullSince !== undefined && Date.now() - fullSince < FULL_RECHECK_MS;
   }
 
   /** The largest response stored, in UTF-8 bytes of its JSON text (`MAX_STORED_RESPONSE_BYTES`). */
@@ -92,15 +124,29 @@ export class StoredResponses {
   /**
    * Keeps response `id`'s JSON `text` (and, apart, the `earlier` items it continued from) for
    * `STORE_TTL_MS`: false, and nothing written, when they do not {@link StoredResponses.fits}
-   * together or `id` is not this Worker's.
+   * together, `id` is not this Worker's, or its object holds `MAX_STORED_BYTES_PER_OBJECT` already
+   * (then {@link StoredResponses.full}).
    */
   async keep(id: string, text: string, earlier?: string): Promise<boolean> {
     const stub = await this.#stub(id);
     if (!stub || !this.fits(earlier === undefined ? text : text + earlier)) return false;
     const alone = this.#number === started;
-    const op = { type: "keep", id, owner: this.#owner, text, earlier, ttlMs: this.#ttlMs, alone } as const;
+    const maxObjectBytes = this.#maxObjectBytes;
+    const op = {
+      type: "keep",
+      id,
+      owner: this.#owner,
+      text,
+      earlier,
+      ttlMs: this.#ttlMs,
+      alone,
+      maxObjectBytes,
+    } as const;
     const answer = await stub.storedResponses(op);
-    return answer.type === "done" && answer.found;
+    if (answer.type === "full") fullSince = Date.now();
+    const kept = answer.type === "done" && answer.found;
+    if (kept) fullSince = undefined;
+    return kept;
   }
 
   /**
@@ -149,7 +195,10 @@ export class StoredResponses {
     const stub = await this.#stub(id);
     if (!stub) return false;
     const answer = await stub.storedResponses({ type: "forget", id, owner: this.#owner } satisfies StoredResponseOp);
-    return answer.type === "done" && answer.found;
+    const found = answer.type === "done" && answer.found;
+    // Space freed (in this isolate's object, or another: then the next keep finds it full again).
+    if (found) fullSince = undefined;
+    return found;
   }
 
   /** The object of `id`, when this Worker minted it for this pool. */

@@ -1,6 +1,7 @@
 import { Expiries } from "./expiries.ts";
 import { deleteResponse, keyedStore } from "./keyed-store.ts";
 import { objectNameOf } from "./response-id.ts";
+import { StoredQuota, storedBytes } from "./stored-quota.ts";
 
 /**
  * The stored `/v1/responses` responses of a pool object (`store`, `previous_response_id`,
@@ -37,6 +38,11 @@ export type StoredResponseOp =
        * be kept soon): the object writes it at once rather than after a turn for others.
        */
       alone?: boolean | undefined;
+      /**
+       * Most bytes the object's stored responses may take together (`MAX_STORED_BYTES_PER_OBJECT`,
+       * `stored-quota.ts`): past it the keep answers `full` and writes nothing. Absent: no bound.
+       */
+      maxObjectBytes?: number | undefined;
     }
   | {
       /**
@@ -58,12 +64,14 @@ export type StoredResponseOp =
 
 /**
  * What a {@link StoredResponseOp} answers: `texts` for a read (`null` where absent; `earlier` where
- * asked for and kept), `too-large` for a read past its length, `found` for a keep or a forget.
+ * asked for and kept), `too-large` for a read past its length, `found` for a keep or a forget,
+ * `full` for a keep past the object's `maxObjectBytes` (nothing written).
  */
 export type StoredResponseAnswer =
   | { type: "texts"; texts: ({ text: string; earlier: string | null } | null)[] }
   | { type: "too-large" }
-  | { type: "done"; found: boolean };
+  | { type: "done"; found: boolean }
+  | { type: "full" };
 
 /**
  * A stored response's header: how many pieces its text and its earlier items take, or (a response
@@ -76,6 +84,8 @@ interface StoredHeader {
   expires: number;
   text?: string;
   earlier?: string;
+  /** What it counts against the object's bound (`stored-quota.ts`); absent in older headers, counted nowhere. */
+  bytes?: number;
 }
 
 /**
@@ -88,7 +98,7 @@ const piece = (n: number): string => `stored:${n}`;
 const earlierPiece = (n: number): string => `stored:e${n}`;
 
 /**
- * Runs `op` on `storage` at time `now`.
+ * Runs `op` on `storage` at time `now`, counting what it keeps or deletes in `quota`.
  *
  * @example
  * ```ts
@@ -99,6 +109,7 @@ export async function storedResponseOp(
   storage: DurableObjectStorage,
   op: StoredResponseOp,
   now: number,
+  quota: StoredQuota = new StoredQuota(storage.kv),
 ): Promise<StoredResponseAnswer> {
   const { kv } = storage;
   if (op.type === "read") {
@@ -122,7 +133,11 @@ export async function storedResponseOp(
     return { type: "texts", texts };
   }
   if (op.type === "keep") {
-    const expires = writeKept(storage, op, now);
+    const bytes = storedBytes(op.text, op.earlier);
+    if (objectNameOf(op.id) === undefined) return { type: "done", found: false };
+    if (!quota.take(bytes, op.maxObjectBytes ?? Number.POSITIVE_INFINITY)) return { type: "full" };
+    const expires = writeKept(storage, op, now, bytes);
+    quota.save();
     if (expires === undefined) return { type: "done", found: false };
     await keepAlarmBy(storage, expires);
     return { type: "done", found: true };
@@ -134,6 +149,8 @@ export async function storedResponseOp(
   storage.transactionSync(() => {
     deleteResponse(kv, op.id);
     new Expiries(kv).forget(op.id, head.expires);
+    quota.give(head.bytes ?? 0);
+    quota.save();
   });
   return { type: "done", found: true };
 }
@@ -142,7 +159,8 @@ export async function storedResponseOp(
 export type KeepOp = Extract<StoredResponseOp, { type: "keep" }>;
 
 /**
- * Writes what `op` keeps (its expiry entry, then its rows, the header last) at time `now`, with no
+ * Writes what `op` keeps (its expiry entry, then its rows, the header last, with the `bytes` it
+ * counts against the object's bound) at time `now`, with no
  * await: writes of several keeps made one after the other commit together. Returns its expiry, or
  * `undefined` (nothing written) for an id that is not a response id. The caller then moves the
  * alarm ({@link keepAlarmBy}).
@@ -158,7 +176,7 @@ export type KeepOp = Extract<StoredResponseOp, { type: "keep" }>;
  * if (expires !== undefined) await keepAlarmBy(ctx.storage, expires);
  * ```
  */
-export function writeKept(storage: DurableObjectStorage, op: KeepOp, now: number): number | undefined {
+export function writeKept(storage: DurableObjectStorage, op: KeepOp, now: number, bytes?: number): number | undefined {
   if (objectNameOf(op.id) === undefined) return undefined;
   const { kv } = storage;
   const store = keyedStore(kv, op.id);
@@ -168,6 +186,7 @@ export function writeKept(storage: DurableObjectStorage, op: KeepOp, now: number
   // The id was just minted (`StoredResponses.newId`) and is kept once: no entry to replace.
   new Expiries(kv).add(op.id, expires);
   const head: StoredHeader = { owner: op.owner, pieces: 0, earlierPieces: 0, expires };
+  if (bytes !== undefined) head.bytes = bytes;
   // In the header's row only when both together fit one piece: a row holds what one piece may.
   if (text.length === 1 && earlier.length <= 1 && text[0]!.length + (earlier[0]?.length ?? 0) <= PIECE_LENGTH) {
     head.text = text[0]!;
@@ -194,6 +213,19 @@ export function writeKept(storage: DurableObjectStorage, op: KeepOp, now: number
 export async function keepAlarmBy(storage: DurableObjectStorage, expires: number): Promise<void> {
   const alarm = await storage.getAlarm();
   if (alarm === null || alarm > expires) await storage.setAlarm(expires);
+}
+
+/**
+ * What stored response `id` counts against its object's bound (its header's `bytes`): 0 for none,
+ * for a resumable log, and for one an older Worker stored.
+ *
+ * @example
+ * ```ts
+ * quota.give(keptBytes(ctx.storage.kv, id)); // before deleting it
+ * ```
+ */
+export function keptBytes(kv: DurableObjectStorage["kv"], id: string): number {
+  return (keyedStore(kv, id).get(HEADER) as StoredHeader | undefined)?.bytes ?? 0;
 }
 
 /** `text` in pieces of at most {@link PIECE_LENGTH} characters (one, empty, for an empty text). */

@@ -7,7 +7,7 @@
  * @module
  */
 import type { EncodableEvent, OpenAIResponse, ProtocolEncoder } from "../../../src/index.ts";
-import { invalidField } from "../../response/json-error.ts";
+import { HttpError, invalidField } from "../../response/json-error.ts";
 import { logUnexpected } from "../../response/log-error.ts";
 import type { StoredResponses } from "../../resumable/stored-response-pool.ts";
 import { storedInput } from "./conversation.ts";
@@ -29,7 +29,9 @@ export interface Keeping {
 /**
  * Whether and where the response to `body` is stored: not without `stored` (no `RESPONSES`
  * binding) or with `store: false`; not when its input alone is past `MAX_STORED_RESPONSE_BYTES`,
- * which is a 400 naming `store` when the client sent `store: true`.
+ * which is a 400 naming `store` when the client sent `store: true`; not while the isolate's
+ * object holds `MAX_STORED_BYTES_PER_OBJECT` already, which is OpenAI's 429 `insufficient_quota`
+ * (not retried) when the client sent `store: true`, before its provider is called.
  *
  * @example
  * ```ts
@@ -43,6 +45,10 @@ export async function keepingOf(
 ): Promise<Keeping | undefined> {
   const asked = body["store"];
   if (!stored || asked === false) return undefined;
+  if (stored.full) {
+    if (asked === true) throw storeFull(stored.maxObjectBytes);
+    return undefined;
+  }
   const id = await stored.newId();
   const input = storedInput(id, body);
   const inputText = JSON.stringify(earlier ? [...earlier, ...input] : input);
@@ -54,6 +60,18 @@ export async function keepingOf(
     );
   return undefined;
 }
+
+/** The 429 of `store: true` while the object holds its `MAX_STORED_BYTES_PER_OBJECT`. */
+const storeFull = (limit: number): HttpError =>
+  new HttpError(
+    429,
+    {
+      code: "store_quota_exceeded",
+      field: "store",
+      message: `The stored responses of this Worker's storage object take its bound already (MAX_STORED_BYTES_PER_OBJECT, ${limit} bytes): send \`store: false\` with the whole conversation in \`input\`, or delete stored responses you no longer need.`,
+    },
+    { "x-should-retry": "false" },
+  );
 
 /**
  * Stores `response` (completed or incomplete; a failed one is not kept) with its input, and says
