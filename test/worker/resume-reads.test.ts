@@ -9,7 +9,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { keyedStore } from "../../worker/resumable/keyed-store.ts";
 import { toBatch } from "../../worker/resumable/log-batch.ts";
-import { LogWriter, type FrameStore } from "../../worker/resumable/response-log-storage.ts";
+import { type FrameStore, loadMeta, LogWriter } from "../../worker/resumable/response-log-storage.ts";
 import { storedLogCursor } from "../../worker/resumable/stored-cursor.ts";
 import { restoreStoredLog } from "../../worker/resumable/stored-log-attach.ts";
 import { newTestResponseId, objectOf } from "./support.ts";
@@ -142,9 +142,10 @@ function withInterruptedLog<T>(
   return runInDurableObject(objectOf(id), async (_instance, state) => {
     const store = keyedStore(state.storage.kv, id);
     writtenLog(store, limits);
-    const restored = restoreStoredLog(state, id, store, 60_000)!;
-    const cursor = restored.log.open(restored.log.first - 1);
-    return check(store, await readAll(cursor));
+    expect(restoreStoredLog(state, id, store, 60_000)).toBe(true);
+    // The first resume reads from the oldest frame kept, as any resume does: a batch at a time.
+    const { first } = loadMeta(store)!.window!;
+    return check(store, await readAll(storedLogCursor(store, first - 1)!.cursor));
   });
 }
 
@@ -180,6 +181,31 @@ describe("resuming a response a restart cut, after its first resume ended it", (
       expect(firstResume.startsWith(`event: text-delta\nid: ${oldest}\n`)).toBe(true);
       expect(await readAll(storedLogCursor(store, oldest - 1)!.cursor)).toBe(firstResume);
       expect(() => storedLogCursor(store, oldest - 2)).toThrow(expect.objectContaining({ status: 410 }));
+    });
+  });
+});
+
+describe("resuming a finished response an older Worker stored without its window", () => {
+  it("its first resume gives it its window, not reading it whole: every resume then reads a batch, not the log", async () => {
+    const id = newTestResponseId();
+    await runInDurableObject(objectOf(id), async (_instance, state) => {
+      const store = keyedStore(state.storage.kv, id);
+      writtenLog(store, { maxFrames: 1_000_000, maxBytes: 1 << 30 }).end();
+      const { window: _window, ...older } = loadMeta(store)!;
+      store.put("log:meta", older);
+      expect(storedLogCursor(store, FRAMES - 3)).toBeUndefined();
+      // Its batches are counted a stored value at a time; none is decoded.
+      const first = counting(store);
+      expect(restoreStoredLog(state, id, first.store, 60_000)).toBeTruthy();
+      expect(first.seen.values).toBe(BATCHES + 1);
+      // Failed before: the first resume loaded the log whole and wrote no window, so every resume
+      // after it loaded the whole log again (200 batches decoded to send two frames).
+      const { store: counted, seen } = counting(store);
+      expect(await readAll(storedLogCursor(counted, FRAMES - 3)!.cursor)).toBe(frame(FRAMES - 2) + frame(FRAMES - 1));
+      expect(seen.values).toBe(2);
+      expect(await readAll(storedLogCursor(store, -1)!.cursor)).toBe(
+        Array.from({ length: FRAMES }, (_, i) => frame(i)).join(""),
+      );
     });
   });
 });

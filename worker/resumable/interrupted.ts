@@ -1,5 +1,6 @@
 import { formatToolCallEvent } from "../../src/index.ts";
-import type { ResponseLog } from "./response-log.ts";
+import { toBatch } from "./log-batch.ts";
+import { loadBatchHolding, storedBatches } from "./response-log-reads.ts";
 import { LogWriter, type FrameStore, type LogKind, type StoredMeta } from "./response-log-storage.ts";
 
 /**
@@ -67,23 +68,31 @@ function stepOf(frame: string | undefined): number {
 }
 
 /**
- * Ends a log that a restart cut: `log` (restored from storage, `meta` its stored header) gets the
- * {@link interruptedEnding}, in memory and in `store`, and is marked ended there, so every
- * resume after this one sees the same ending with the same ids. The caller runs it in a
- * `transactionSync` with whatever must land with it.
+ * Ends a log that a restart cut (`meta` its stored header), in `store`, never reading it whole:
+ * its stored batches are counted one value at a time, its last frame's batch alone is read (a
+ * run's ending takes its step), and the {@link interruptedEnding} is written after them with the
+ * log's window, so every resume, this one's too, reads it a batch at a time with the same ids.
+ * The caller runs it in a `transactionSync` with whatever must land with it.
  *
  * @example
  * ```ts
- * ctx.storage.transactionSync(() => endInterruptedLog(log, stored.meta, store));
+ * ctx.storage.transactionSync(() => endInterruptedLog(meta, store));
  * ```
  */
-export function endInterruptedLog(log: ResponseLog, meta: StoredMeta, store: FrameStore): void {
-  let next = log.next;
-  const frames = interruptedEnding(meta.kind, log.lastFrame()).map((event) => formatToolCallEvent(event, next++));
+export function endInterruptedLog(meta: StoredMeta, store: FrameStore): void {
   const writer = new LogWriter(store, meta.limits);
-  writer.reopen(meta);
-  writer.append(log.append(frames));
-  // The window of the restored log, trimmed as a later restore would: the next resume reads a batch, not the log.
-  writer.end(true, { first: log.first, next: log.next });
-  log.finish();
+  const batches = storedBatches(store);
+  writer.resume(meta, batches);
+  const last = batches.at(-1);
+  const first = last ? last.first + last.frames : 0;
+  const batch = last ? loadBatchHolding(store, first - 1) : undefined;
+  const lastFrame = batch?.text.slice(batch.ends.length > 1 ? batch.ends[batch.ends.length - 2]! : 0);
+  let next = first;
+  writer.append(
+    toBatch(
+      first,
+      interruptedEnding(meta.kind, lastFrame).map((event) => formatToolCallEvent(event, next++)),
+    ),
+  );
+  writer.end(true);
 }

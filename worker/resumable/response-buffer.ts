@@ -283,15 +283,14 @@ export class ResponseBuffer extends DurableObject<Env> {
       if (running)
         return liveLogResponse({ log: running.log, headers: running.headers, running }, lastSeen, timers, head, leave);
       // A finished log is read from storage from the client's frame on, a batch per client read;
-      // one a restart cut is ended once ({@link restoreStoredLog}), then read so too.
+      // one a restart cut, or one without its window, gets it once ({@link restoreStoredLog}).
       const store = this.#store(id);
       const stored = storedLogResponse(store, lastSeen, this.#runtime, leave);
       if (stored) return stored;
-      const restored = restoreStoredLog(this.ctx, id, store, this.#settings().resumeTtlMs);
-      return (
-        storedLogResponse(store, lastSeen, this.#runtime, leave) ??
-        liveLogResponse(restored, lastSeen, timers, head, leave)
-      );
+      if (!restoreStoredLog(this.ctx, id, store, this.#settings().resumeTtlMs)) throw UNKNOWN();
+      const restored = storedLogResponse(store, lastSeen, this.#runtime, leave);
+      if (!restored) throw UNKNOWN();
+      return restored;
     } catch (error) {
       leave();
       throw error;

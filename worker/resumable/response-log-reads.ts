@@ -57,6 +57,47 @@ function decodeParts(parts: readonly Uint8Array[], ends: readonly number[]): str
   return text;
 }
 
+/** One stored batch as a writer counts it ({@link storedBatches}): its frames, no text. */
+export interface StoredBatchInfo {
+  first: number;
+  frames: number;
+  /** UTF-16 units of its text. */
+  units: number;
+  /** Stored values it takes. */
+  parts: number;
+  ends: readonly number[];
+}
+
+/**
+ * The stored batches of a log, in order, counted from their values one at a time: no text is
+ * decoded, and no value is held past its turn (a log is up to `RESUME_MAX_BYTES`; what this
+ * holds is the frame ends). What a writer needs to go on with a log another instance wrote.
+ *
+ * @example
+ * ```ts
+ * writer.resume(meta, storedBatches(store));
+ * ```
+ */
+export function storedBatches(store: FrameStore): StoredBatchInfo[] {
+  const batches: StoredBatchInfo[] = [];
+  for (const [, value] of store.list({ prefix: BATCH_PREFIX })) {
+    const part = value as StoredPart;
+    const last = batches.at(-1);
+    if (part.ends) {
+      if (last && last.first + last.frames !== part.first) throw incomplete();
+      batches.push({
+        first: part.first,
+        frames: part.ends.length,
+        units: part.ends.at(-1) ?? 0,
+        parts: 1,
+        ends: part.ends,
+      });
+    } else if (last?.first === part.first) last.parts++;
+    else throw incomplete();
+  }
+  return batches;
+}
+
 /**
  * The stored batch that holds frame `frame`, read alone (its parts, nothing else), or `undefined`
  * when no kept batch holds it: what a resume of a finished log reads, one batch per client read.

@@ -1,5 +1,14 @@
 import type { LogBatch, ResponseLogLimits } from "./log-batch.ts";
 
+/** A batch as the writer keeps count of it (`response-log-reads.ts` counts stored ones so). */
+interface KeptBatch {
+  first: number;
+  frames: number;
+  units: number;
+  parts: number;
+  ends: readonly number[];
+}
+
 /**
  * A response's log in its Durable Object's storage, written as it runs, one value per batch of
  * frames (the events ready when the upstream pauses, see `response-buffer.ts`), so that a resume
@@ -137,12 +146,10 @@ export class LogWriter {
   readonly #limits: ResponseLogLimits;
   readonly #chunkBytes: number;
   /** The batches written and not yet deleted, oldest first. */
-  readonly #kept: Array<{ first: number; frames: number; units: number; parts: number; ends: readonly number[] }> = [];
+  readonly #kept: KeptBatch[] = [];
   #frames = 0;
   #units = 0;
   #meta: StoredMeta | undefined;
-  /** False for a log loaded back to be ended (a restart cut it): its batches were not written here. */
-  #wroteAll = true;
 
   /** A writer over `store`, keeping what `limits` allow. */
   constructor(store: FrameStore, limits: ResponseLogLimits, chunkBytes: number = CHUNK_BYTES) {
@@ -158,10 +165,14 @@ export class LogWriter {
     this.#store.put(META_KEY, this.#meta);
   }
 
-  /** Goes on writing a log loaded back from storage (to end one a restart cut). */
-  reopen(meta: StoredMeta): void {
+  /**
+   * Goes on with a log another instance wrote (cut by a restart, or ended by an older Worker
+   * without its window): its stored `batches`, in order, counted as if written here (the oldest
+   * past the bounds deleted), never read whole.
+   */
+  resume(meta: StoredMeta, batches: Iterable<KeptBatch>): void {
     this.#meta = meta;
-    this.#wroteAll = false;
+    for (const batch of batches) this.#keep(batch);
   }
 
   /** Writes one batch, and deletes the oldest batches that fell out of the bounds. */
@@ -176,15 +187,20 @@ export class LogWriter {
           : { first: batch.first, bytes }) satisfies StoredPart,
       ),
     );
-    this.#kept.push({
+    this.#keep({
       first: batch.first,
       frames: batch.ends.length,
       units: batch.text.length,
       parts: parts.length,
       ends: batch.ends,
     });
-    this.#frames += batch.ends.length;
-    this.#units += batch.text.length;
+  }
+
+  /** Counts a batch written, and deletes the oldest that fell out of the bounds. */
+  #keep(batch: KeptBatch): void {
+    this.#kept.push(batch);
+    this.#frames += batch.frames;
+    this.#units += batch.units;
     // The oldest batch goes once the newer ones alone fill the bounds: none of its frames is kept.
     while (this.#kept.length > 1) {
       const oldest = this.#kept[0]!;
@@ -198,18 +214,16 @@ export class LogWriter {
   }
 
   /**
-   * Marks the log ended (`interrupted`: by a restart), with the window of frames it keeps: its own
-   * when it wrote them all, else `known`, the window of the log loaded back and ended (one a
-   * restart cut), so that later resumes read it a batch at a time, not whole.
+   * Marks the log ended (`interrupted`: by a restart), with the window of frames it keeps, so that
+   * later resumes read it a batch at a time, not whole.
    */
-  end(interrupted = false, known?: { first: number; next: number }): void {
+  end(interrupted = false): void {
     if (!this.#meta) throw new Error("The response log was never begun.");
-    const window = this.#wroteAll ? this.window() : known;
     this.#meta = {
       ...this.#meta,
       done: true,
       ...(interrupted ? { interrupted: true as const } : {}),
-      ...(window ? { window } : {}),
+      window: this.window(),
     };
     this.#store.put(META_KEY, this.#meta);
   }

@@ -4,15 +4,15 @@ import type { Runtime } from "../runtime.ts";
 import { Expiries } from "./expiries.ts";
 import { endInterruptedLog } from "./interrupted.ts";
 import { logBody } from "./log-pump.ts";
-import { ResponseLog } from "./response-log.ts";
-import { loadResponseLog } from "./response-log-reads.ts";
-import type { FrameStore } from "./response-log-storage.ts";
+import type { ResponseLog } from "./response-log.ts";
+import { storedBatches } from "./response-log-reads.ts";
+import { type FrameStore, loadMeta, LogWriter } from "./response-log-storage.ts";
 import type { RunningResponse } from "./running-response.ts";
 import { resumeRefusal } from "./resume-point.ts";
 
 /**
- * How a client attaches to a response's log in `response-buffer.ts`: a stored log restored (one a
- * restart cut ended here), and one client's body read from the log.
+ * How a client attaches to a response's log in `response-buffer.ts`: a stored log given its window
+ * (one a restart cut ended here), and one client's body read from the log.
  *
  * @module
  */
@@ -36,32 +36,36 @@ export const UNKNOWN = (): HttpError =>
   new HttpError(404, { code: "unknown_response", message: "No response with this id is in flight or recent." });
 
 /**
- * Response `id`'s stored log (finished, or cut by a restart: then ended here, once, with the
- * `interrupted` error, and that ending stored so every resume sees the same ids), or `undefined`.
+ * Gives response `id`'s stored log the window a resume reads it by, a batch at a time
+ * (`stored-cursor.ts`): one cut by a restart is ended here, once, with the `interrupted` error
+ * (that ending stored, so every resume sees the same ids); one an older Worker finished without
+ * its window gets it. Neither is read whole: their batches are counted a stored value at a time.
+ * False when no log is stored.
  *
  * @example
  * ```ts
- * const current = restoreStoredLog(ctx, id, keyedStore(ctx.storage.kv, id), settings.resumeTtlMs);
+ * if (restoreStoredLog(ctx, id, keyedStore(ctx.storage.kv, id), settings.resumeTtlMs)) return storedLogResponse(store, lastSeen, runtime);
  * ```
  */
-export function restoreStoredLog(
-  ctx: DurableObjectState,
-  id: string,
-  store: FrameStore,
-  resumeTtlMs: number,
-): CurrentLog | undefined {
-  const stored = loadResponseLog(store);
-  if (!stored) return undefined;
-  const log = ResponseLog.restore(stored.meta.limits, stored.batches, stored.meta.done);
-  if (!stored.meta.done) {
-    const expiry = Date.now() + resumeTtlMs;
-    const earliest = ctx.storage.transactionSync(() => {
-      endInterruptedLog(log, stored.meta, store);
-      return new Expiries(ctx.storage.kv).set(id, expiry);
+export function restoreStoredLog(ctx: DurableObjectState, id: string, store: FrameStore, resumeTtlMs: number): boolean {
+  const meta = loadMeta(store);
+  if (!meta) return false;
+  if (meta.done && meta.window) return true;
+  if (meta.done) {
+    const writer = new LogWriter(store, meta.limits);
+    ctx.storage.transactionSync(() => {
+      writer.resume(meta, storedBatches(store));
+      writer.end(meta.interrupted === true);
     });
-    if (earliest) ctx.waitUntil(ctx.storage.setAlarm(expiry));
+    return true;
   }
-  return { log, headers: stored.meta.headers };
+  const expiry = Date.now() + resumeTtlMs;
+  const earliest = ctx.storage.transactionSync(() => {
+    endInterruptedLog(meta, store);
+    return new Expiries(ctx.storage.kv).set(id, expiry);
+  });
+  if (earliest) ctx.waitUntil(ctx.storage.setAlarm(expiry));
+  return true;
 }
 
 /**
