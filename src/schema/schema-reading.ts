@@ -78,7 +78,7 @@ export function dialectOf(root: unknown): number {
   const draft =
     typeof said === "string" &&
     /^http(s?):\/\/json-schema\.org\/draft(?:-0([3467])|\/(2019-09|2020-12))\/schema#?$/.exec(said);
-  return draft && !draft[1] === !draft[3] ? Number.parseInt(draft[2] ?? draft[3]!) : 0;
+  return draft && !draft[1] === !draft[3] ? Number.parseInt(draft[2] ?? draft[3]!, 10) : 0;
 }
 
 /** Whether a dialect is draft 3 to 7, which ignore a `$ref`'s siblings. */
