@@ -108,6 +108,7 @@ import "./schema/pattern-budget.cases.ts";
 import "./schema/keyword-work.cases.ts";
 import "./schema/shared-schemas.cases.ts";
 import "./schema/unevaluated.cases.ts";
+import "./schema/unicode-versions.cases.ts";
 import "./schema/check-nesting.cases.ts";
 import "./schema/schema-expansion.cases.ts";
 import "./schema/schema-dialects.cases.ts";

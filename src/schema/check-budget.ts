@@ -60,6 +60,8 @@ export class CheckBudget {
   declare granted: number;
   /** The checks stopped at {@link MAX_CHECK_NESTING} levels, not for want of steps (`steps` is then spent too). */
   declare deep: true | undefined;
+  /** The code point a pattern's property escape stopped at: the runtimes' Unicode versions give it other properties. */
+  declare unsettled: number | undefined;
   /** Canonical forms of the values checked (arrays and objects), each built once per call. */
   readonly canonical: WeakMap<object, string> = new WeakMap();
   /** The response's pool for work done once per request's schema ({@link MAX_RESPONSE_BUILD_STEPS}), if the budget is a response's call's. */
@@ -96,6 +98,7 @@ export class CheckBudget {
    */
   renew(characters: number): void {
     this.steps = this.granted = 0;
+    this.unsettled = undefined;
     this.allow(characters);
   }
 
@@ -182,7 +185,8 @@ export function budgetKey(index: number, choice = 0): number {
 export const MAX_CHECK_NESTING = 500;
 
 /**
- * Why a check that ran out stopped, for its message: the value and its schemas nested past
+ * Why a check that ran out stopped, for its message: a pattern's property escape met a code point
+ * the runtimes' Unicode versions disagree on, the value and its schemas nested past
  * {@link MAX_CHECK_NESTING} levels, or the steps it was granted (the call's, or what its response
  * had left) spent.
  *
@@ -192,9 +196,11 @@ export const MAX_CHECK_NESTING = 500;
  * ```
  */
 export const budgetWords = (budget: CheckBudget): string =>
-  budget.deep
-    ? `past ${MAX_CHECK_NESTING} levels of nesting`
-    : `within its budget of ${thousands(budget.granted)} steps`;
+  budget.unsettled !== undefined
+    ? `alike on every runtime: U+${budget.unsettled.toString(16).toUpperCase().padStart(4, "0")} has other Unicode properties in Unicode 16 than in 17, which runtimes differ in`
+    : budget.deep
+      ? `past ${MAX_CHECK_NESTING} levels of nesting`
+      : `within its budget of ${thousands(budget.granted)} steps`;
 
 /** Stops the checks at {@link MAX_CHECK_NESTING}: the budget is spent, and says why. */
 export function stopDeep(budget: CheckBudget | StepBudget): false {

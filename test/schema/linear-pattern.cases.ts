@@ -12,6 +12,7 @@ import {
   type JsonValue,
 } from "../../src/index.ts";
 import { type LinearPattern, linearPattern, SET_STEPS } from "../../src/schema/pattern/linear-pattern.ts";
+import type { StepBudget } from "../../src/schema/pattern/pattern-vm.ts";
 import { SchemaWatcher } from "../../src/schema/schema-watcher.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 
@@ -22,9 +23,11 @@ const compiled = (source: string): LinearPattern => {
 };
 
 /** A test with an ample budget: its verdict and the steps it took. */
-function run(pattern: LinearPattern, text: string): { matched: boolean; steps: number } {
-  const budget = { steps: 1e9 };
+function run(pattern: LinearPattern, text: string): { matched: boolean; steps: number; unsettled?: number } {
+  const budget: StepBudget = { steps: 1e9 };
   const matched = pattern.test(text, budget);
+  // A code point the runtimes' Unicode versions disagree on stops a property escape (unicode-versions.cases.ts).
+  if (budget.unsettled !== undefined) return { matched, steps: 0, unsettled: budget.unsettled };
   return { matched, steps: 1e9 - budget.steps };
 }
 
@@ -171,7 +174,8 @@ group("Linear-time patterns (issue 33)", (test) => {
       let matches = 0;
       fc.assert(
         fc.property(fc.oneof(matching, nearMiss, texts), (text) => {
-          const { matched, steps } = run(pattern, text);
+          const { matched, steps, unsettled } = run(pattern, text);
+          if (unsettled !== undefined) return;
           assertEquals(matched, native.test(text), `${source} on ${JSON.stringify(text)}`);
           assert(steps <= bound(pattern, text), `${source} on ${JSON.stringify(text)}: ${steps} steps`);
           if (matched) matches++;

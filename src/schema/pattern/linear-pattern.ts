@@ -1,3 +1,4 @@
+import { UnsettledCode } from "./code-sets.ts";
 import { compileProgram, type Program } from "./pattern-program.ts";
 import { type ParsedPattern, type PatternNode, PatternRefusal, parsePattern } from "./pattern-syntax.ts";
 import { runProgram, type StepBudget } from "./pattern-vm.ts";
@@ -45,7 +46,9 @@ export class LinearPattern {
    * memory a pattern holds (12 bytes an instruction, beside the matcher's one shared working
    * memory) and the runtime's work on its sets are paid for in steps by the call that first needs
    * them, or by its response's pool of such work (`budget.builds`) while that has them: a call
-   * past a response's 100th has only its steps per character, too few to build a pattern.
+   * past a response's 100th has only its steps per character, too few to build a pattern. A code
+   * point whose Unicode properties the runtimes disagree on, met by a property escape, stops it
+   * too (`budget.unsettled`).
    */
   test(text: string, budget: StepBudget): boolean {
     if (!this.#program) {
@@ -54,7 +57,16 @@ export class LinearPattern {
       if (budget.steps < 0) return false;
       this.#program = compileProgram(this.#tree);
     }
-    return runProgram(this.#program, text, budget);
+    try {
+      return runProgram(this.#program, text, budget);
+    } catch (error) {
+      // A property escape met a code point the runtimes' Unicode versions disagree on: stopped as
+      // when out of steps (same on every runtime: the code points read before it are settled).
+      if (!(error instanceof UnsettledCode)) throw error;
+      budget.unsettled = error.code;
+      budget.steps = -1;
+      return false;
+    }
   }
 }
 

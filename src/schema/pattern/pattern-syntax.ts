@@ -55,6 +55,13 @@ const REFUSE_BACKREFERENCE = "uses a backreference, which a linear-time matcher 
 const REFUSE_LOOKAROUND = "uses a lookahead or lookbehind, which a linear-time matcher cannot run";
 const REFUSE_UNKNOWN = "uses syntax the linear-time matcher does not support";
 
+/**
+ * A property escape of a script Unicode 17 added (Beria Erfe, Sidetic, Tai Yo, Tolong Siki), which
+ * Deno 2.9's V8 (Unicode 16) refuses as no valid regular expression.
+ */
+const NEWER_SCRIPTS =
+  /(?<!\\)(?:\\\\)*\\[pP]\{(?:sc|scx|Script|Script_Extensions)=(?:Beria_Erfe|Berf|Sidetic|Sidt|Tai_Yo|Tayo|Tolong_Siki|Tols)\}/;
+
 /** A pattern read: its tree, and how many distinct sets it holds (each a `RegExp` of the runtime's once asked). */
 export interface ParsedPattern {
   readonly tree: PatternNode;
@@ -63,6 +70,9 @@ export interface ParsedPattern {
 
 /** The tree of `source`, or why it is refused (not valid ECMAScript with the `u` flag included). */
 export function parsePattern(source: string): ParsedPattern | PatternRefusal {
+  // Before the runtime reads it: a runtime of Unicode 16 refuses these, one of 17 reads them.
+  if (NEWER_SCRIPTS.test(source))
+    return new PatternRefusal("is not a valid regular expression (ECMAScript, u flag) on every runtime");
   try {
     new RegExp(source, "u");
   } catch {

@@ -20,6 +20,8 @@ export interface StepBudget {
    * it has the steps, rather than to the call that first needs it: a response's pool.
    */
   builds?: StepBudget | undefined;
+  /** The code point that stopped a pattern, its Unicode properties differing between the runtimes' Unicode versions. */
+  unsettled?: number | undefined;
 }
 
 const EXHAUSTED = -1;
