@@ -11,7 +11,18 @@ import { HttpError } from "../../worker/response/json-error.ts";
 import { MAX_READERS_PER_RESPONSE, ResponseReaders } from "../../worker/resumable/response-readers.ts";
 import { attach as attachTo } from "../../worker/resumable/response-pool.ts";
 import { settled } from "./durable-support.ts";
-import { chatChunk, FakeUpstream, ManualTimers, openAIChunks, startResponse } from "./support.ts";
+import { newResponseId, objectNameOf, responseIdKey } from "../../worker/resumable/response-id.ts";
+import { parseStreamRequest } from "../../worker/request/parse-stream-request.ts";
+import { providerNames } from "../../worker/upstream/providers/index.ts";
+import {
+  chatChunk,
+  FakeUpstream,
+  liveOpenAI,
+  ManualTimers,
+  openAIChunks,
+  startResponse,
+  validBody,
+} from "./support.ts";
 
 const stalling = () =>
   new FakeUpstream({
@@ -106,5 +117,31 @@ describe("the readers of one object", () => {
     leaves.pop()!();
     expect(readers.take("r64")).toBeTypeOf("function");
     expect(readers.total).toBe(1024);
+  });
+});
+
+describe("a new response of a full object", () => {
+  it("is a 429 object_busy before its provider is called", async () => {
+    const clock = new ManualTimers();
+    const first = await startResponse(stalling(), clock, { IDLE_TIMEOUT_MS: "60000" });
+    // The object's own bound made 1 (16 per response as ever): its first response's client fills it.
+    const upstream = stalling();
+    await runInDurableObject(first.stub, (instance: ResponseBuffer) => {
+      const readers = new ResponseReaders(MAX_READERS_PER_RESPONSE, 1);
+      readers.take(first.id);
+      instance.useReaders(readers);
+      instance.useRuntime({ fetch: upstream.fetch, timers: clock }, { ...liveOpenAI, IDLE_TIMEOUT_MS: "60000" });
+    });
+    // Another response of the same pool object (its colo and slot).
+    const [, colo, slot] = /^([a-z]+)-(\d+)\./.exec(first.id)!;
+    const id = await newResponseId(colo, 16, await responseIdKey(undefined), Number(slot));
+    expect(objectNameOf(id)).toBe(objectNameOf(first.id));
+    // Failed before (15e3c00a's check in #begin reverted): the provider was called, a 200.
+    const refused = (await first.stub.startStream(id, parseStreamRequest(validBody(), providerNames)))!;
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("15");
+    expect(await refused.json()).toMatchObject({ error: { code: "object_busy" } });
+    expect(upstream.requests).toHaveLength(0);
+    await first.response.body!.cancel("done");
   });
 });

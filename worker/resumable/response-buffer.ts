@@ -58,8 +58,7 @@ export class ResponseBuffer extends DurableObject<Env> {
   readonly #running = new Map<string, RunningResponse>();
   /** Responses whose provider request is being opened (not running yet): a cancel aborts it, a second start is refused. */
   readonly #opening = new Map<string, AbortController>();
-  /** How many clients read each response, bounded (`response-readers.ts`). */
-  readonly #readers = new ResponseReaders();
+  #readers = new ResponseReaders(); // how many clients read each response, bounded (`response-readers.ts`)
   #runtime: Runtime = platformRuntime;
   #overrides: Partial<Env> = {};
   #tools: Readonly<Record<string, RunnableTool>> | undefined;
@@ -69,11 +68,7 @@ export class ResponseBuffer extends DurableObject<Env> {
   readonly #quota = new StoredQuota(this.ctx.storage.kv);
   readonly #keeps = new StoredKeeps(this.ctx.storage, undefined, undefined, this.#quota);
 
-  /**
-   * Tests only (through `runInDurableObject`; no route calls it): replaces the network, the
-   * clock and the run's tools, and overrides bindings (limits), for the responses started after
-   * (CONVENTIONS.md point 8).
-   */
+  /** Tests only (`runInDurableObject`; no route calls it): the network, clock, run tools and bindings of later responses. */
   useRuntime(runtime: Runtime, overrides: Partial<Env> = {}, tools?: Readonly<Record<string, RunnableTool>>): void {
     this.#runtime = runtime;
     this.#overrides = overrides;
@@ -88,6 +83,11 @@ export class ResponseBuffer extends DurableObject<Env> {
   /** Tests only: the memory budget of the responses started after, not the isolate's (`log-budget.ts`). */
   useLogBudget(budget: LogBudget): void {
     this.#budget = budget;
+  }
+
+  /** Tests only: the places of this object's clients, with bounds of their own (`response-readers.ts`). */
+  useReaders(readers: ResponseReaders): void {
+    this.#readers = readers;
   }
 
   /** True while response `id` runs here: its log is in memory (a finished one is in storage only). */
