@@ -158,3 +158,14 @@ it("@google/genai's stream resumed after a drop: a call the dropped hop left ope
   expect(finish.toolCalls.map((c) => [c.id, c.arguments])).toEqual([["c2", { part: "c2" }]]);
   expect((finish.withdrawnToolCalls ?? []).map((c) => [c.id, c.error.code])).toEqual([["c1", "withdrawn"]]);
 });
+
+// A hop whose last event is a terminal status update, with no `interaction.completed`: the SDK's stream ends there, no
+// error and no next hop (`completed` is no status it resumes). The library ends the answer there too.
+it("@google/genai's stream that ends on a terminal status update is one finished answer", async () => {
+  const { seen, finish } = await resumedAfterDrop((first) =>
+    first.replace(/event: interaction\.completed\n[^\n]*\n\n/, checkpoint({ status: "requires_action" })),
+  );
+  expect(seen.length, "no next hop").toBe(1);
+  expect([finish.reason, finish.rawReason, finish.text]).toEqual(["tool-calls", "requires_action", "Part one. "]);
+  expect(finish.toolCalls.map((c) => c.id)).toEqual(["c1"]);
+});

@@ -87,8 +87,14 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
     this.#server = new InteractionsServerSteps(emit, jsonText, limits.maxArgumentsLength);
   }
 
-  /** The input ended: a held finish goes out; a step still open is left to the accumulator, which discards a call without its end. */
+  /**
+   * The input ended (or the body's `[DONE]`): a terminal status update it ended on completes the hop; a held finish
+   * goes out; a step still open is left to the accumulator, which discards a call without its end.
+   */
   end(): void {
+    const update = this.#hops.unfinished();
+    // Its usage went out as it came; its status and checkpoint token are the completion's.
+    if (update) this.#onCompleted({ status: update["status"], continuation_token: update["continuation_token"] });
     this.#hops.release(this.#emit);
   }
 
@@ -96,7 +102,7 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
   decode(message: SSEMessage): void {
     this.#write = message.jsonText ?? jsonText;
     this.#server.writer = this.#write;
-    if (message.value === undefined && message.data.trim() === "[DONE]") return this.#hops.release(this.#emit);
+    if (message.value === undefined && message.data.trim() === "[DONE]") return this.end();
     this.#hops.goOn();
     const payload = readJsonObject(message, this.#emit);
     if (!payload) return;
@@ -119,7 +125,7 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
       case "interaction.created":
         return void (this.#hops.created(payload["interaction"]) && this.#withdrawCut());
       case "interaction.status_update": // its `usage`, the interaction's so far, as a step delta's
-        return this.#hops.report(payload["usage"], this.#emit);
+        return this.#hops.statusUpdate(payload, this.#emit);
       case "interaction.completed":
       case "interaction.complete":
         return this.#onCompleted(isRecord(payload["interaction"]) ? payload["interaction"] : {});

@@ -3,6 +3,9 @@ import type { Emit } from "../provider-decoder.ts";
 import { isRecord, nonEmptyString } from "../../shared/values.ts";
 import { addInputApart, readUsage } from "../usage.ts";
 
+/** The statuses of a hop still going (the SDK resumes `in_progress` after a drop); any other ends it (`extractHopContinuationState`, `RESUMABLE_STREAM_HOP_STATUSES` in dist/index.mjs). */
+const GOING = /^(in_progress|queued|idle)$/;
+
 /**
  * The hops of one Interactions answer. `@google/genai`'s `interactions.create({ stream: true })`
  * continues a decode the per-request limit cut by itself (`automatic_continuation`, its default)
@@ -39,6 +42,8 @@ export class InteractionsHops {
   #held: FinishDelta | undefined;
   /** The interaction of this hop, as its `interaction.created` named it. */
   #interaction: string | undefined;
+  /** The last event's, when it is a status update that ends the hop: what the answer ends with if nothing follows. */
+  #terminal: Record<string, unknown> | undefined;
 
   /** The answer's index of a step of this hop. */
   index(index: number): number {
@@ -73,14 +78,32 @@ export class InteractionsHops {
     if (usage) emit({ type: "usage", usage });
   }
 
+  /**
+   * An `interaction.status_update`: its usage is the answer's so far; a terminal status (`completed`, ...) ends the
+   * hop if no event follows (`unfinished`), as the SDK ends its stream there, `interaction.completed` or not.
+   */
+  statusUpdate(update: Record<string, unknown>, emit: Emit): void {
+    this.report(update["usage"], emit);
+    const status = update["status"];
+    if (typeof status === "string" && !GOING.test(status)) this.#terminal = update;
+  }
+
+  /** The terminal status update the input ended on, if it did (taken once): the hop's completion to make of it. */
+  unfinished(): Record<string, unknown> | undefined {
+    const update = this.#terminal;
+    this.#terminal = undefined;
+    return update;
+  }
+
   /** A hop completed: its finish and `done` go out, or, after `requires_continuation`, wait for the next event. */
   finish(finish: FinishDelta, emit: Emit): void {
     this.#held = finish;
     if (finish.rawReason !== "requires_continuation") this.release(emit);
   }
 
-  /** An event came after a held finish: the next hop of the same answer, which the finish did not end. */
+  /** An event came: a terminal status before it ended nothing; after a held finish, the next hop of the same answer. */
   goOn(): void {
+    this.#terminal = undefined;
     if (!this.#held) return;
     this.#held = undefined;
     this.#advance();

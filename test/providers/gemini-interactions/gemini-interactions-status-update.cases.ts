@@ -168,4 +168,46 @@ group("Gemini Interactions: interaction.status_update", (test) => {
       [["c1", { n: 1 }]],
     );
   });
+
+  // The SDK ends a hop whose last status is terminal without looking for an `interaction.completed`: its stream stops
+  // there, with no error (dist/index.mjs: `extractHopContinuationState` takes a status update's `status` as the hop's,
+  // and `StreamContinuation.endHop` resumes only `in_progress`/`requires_continuation`). Before, a body that ended on
+  // such an update had no finish: the stream ended `input-ended`, its calls discarded.
+  test("a terminal status update the body ends on is the answer's end, as interaction.completed is", async () => {
+    const events = await run(
+      `${sse([
+        created("v1_end"),
+        ...text(0, "Saving. "),
+        ...call(1, "c1", '{"n":1}'),
+        status("v1_end", { status: "requires_action", usage: usage(12, 3) }),
+      ])}event: done\ndata: [DONE]\n\n`,
+    );
+    const finish = events.at(-1);
+    assert(finish?.type === "finish", "a finish");
+    assertEquals(
+      [finish.reason, finish.rawReason, finish.text, finish.toolCalls.map((c) => [c.id, c.arguments])],
+      ["tool-calls", "requires_action", "Saving. ", [["c1", { n: 1 }]]],
+    );
+    assertEquals([finish.usage?.inputTokens, finish.usage?.outputTokens], [12, 3]);
+    assertEquals(events.filter((e) => e.type === "usage").length, 1);
+    // No [DONE] (the SDK's events): the input's end is the end.
+    const sdk = (
+      await run(sdkStream([created("v1_end"), ...text(0, "Done."), status("v1_end", { status: "completed" })]))
+    ).at(-1);
+    assert(sdk?.type === "finish" && sdk.reason === "stop" && sdk.text === "Done.", "a finish at the input's end");
+  });
+
+  test("an interaction.completed after a terminal status update is the one finish; a later step means it was none", async () => {
+    const events = await run(
+      sse([
+        created("v1_end"),
+        ...text(0, "Done."),
+        status("v1_end", { status: "completed" }),
+        { event_type: "interaction.completed", interaction: { id: "v1_end", status: "completed", usage: usage(3, 4) } },
+      ]),
+    );
+    assertEquals(events.filter((e) => e.type === "finish").length, 1);
+    const cut = await run(sse([created("v1_end"), status("v1_end", { status: "completed" }), ...text(0, "More.")]));
+    assert(cut.at(-1)?.type === "abort", "a step after it: the stream was cut");
+  });
 });
