@@ -25,6 +25,12 @@ export type ProtocolBatchOptions<Tools extends readonly ToolDefinition[] = reado
 
 /** Most events in one array of `streamToolCallBatches` before it is passed on, ready chunks or not. */
 const MAX_BATCH = 4096;
+/**
+ * Most bytes of the body one array of `streamToolCallBatches` reads on for (one full read of
+ * `chunkReader`): a fast provider always has its next chunk ready, so without it a consumer that
+ * does not read (a slow client) would have megabytes of the body read ahead of it, and held.
+ */
+const MAX_BATCH_BYTES = 64 * 1024;
 
 /**
  * The pull adapter of events: `streamToolCalls` over the chain of `protocol`, read with the
@@ -89,7 +95,7 @@ export function toolCallEventStream<const Tools extends readonly ToolDefinition[
 
 /**
  * The pull adapter of arrays: `streamToolCallBatches` over the chain of `protocol`. A pull reads
- * on while the body has its next chunk ready (up to a bound) and passes on what it made as one
+ * on while the body has its next chunk ready (up to 4096 events or 64 KiB of the body) and passes on what it made as one
  * array; the first message's events go out alone, as early as they would one by one. With
  * `batchWindowMs`, an array made within the window after the last one is held while the pull
  * reads on, and a timer passes it on when the window closes (the pull ends then, so a consumer
@@ -135,10 +141,11 @@ export function toolCallBatchStream<const Tools extends readonly ToolDefinition[
     if (batch.length > 0 && !holding()) return flush();
     const before = enqueued;
     const passedBefore = passed;
+    let bytes = 0;
     while (
       !pump.closed &&
       passed === passedBefore &&
-      (enqueued === before || (before > 0 && batch.length < MAX_BATCH))
+      (enqueued === before || (before > 0 && batch.length < MAX_BATCH && bytes < MAX_BATCH_BYTES))
     ) {
       // The first message's events of a response go out alone, as early as one by one.
       const one = stepwise || enqueued === 0;
@@ -160,7 +167,9 @@ export function toolCallBatchStream<const Tools extends readonly ToolDefinition[
           break;
         }
       }
-      const ended = pump.take(await read, one);
+      const result = await read;
+      if ("value" in result && ArrayBuffer.isView(result.value)) bytes += result.value.byteLength;
+      const ended = pump.take(result, one);
       if (ended) await ended;
     }
     // Unless the window's timer passed an array on meanwhile, what was made goes now: the loop

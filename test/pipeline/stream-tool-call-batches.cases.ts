@@ -84,6 +84,22 @@ group("streamToolCallBatches", (test) => {
     assertEquals(seen, ["tool-call-start", "tool-call-delta", "tool-call-delta", "tool-call", "text-delta", "finish"]);
   });
 
+  test("a consumer that stops reading: an array takes at most 64 KiB of a ready body ahead of it, however few events that is", async () => {
+    // 400 chunks of 1 KiB of text each, all ready at once: a fast provider and a slow client.
+    const chunk = (i: number) => bytes(openAISSE([chatChunk({ content: `${i} `.padEnd(1000, "x") })], false));
+    const source = recordingSource(Array.from({ length: 400 }, (_, i) => chunk(i)));
+    const reader = streamToolCallBatches(source.stream, { provider: "openai" }).getReader();
+    await reader.read();
+    const second = (await reader.read()).value!;
+    assert(second.length > 1, "the ready chunks still go as one array");
+    const pulled = source.pulled;
+    await Promise.resolve();
+    assertEquals(source.pulled, pulled, "nothing is read while the consumer does not ask");
+    assert(pulled * 1024 <= 64 * 1024 + 2 * 1024, `${pulled} chunks of 1 KiB read ahead of the consumer`);
+    await reader.cancel("slow client left");
+    assertEquals(source.cancelled, { reason: "slow client left" });
+  });
+
   test("a body that fails mid-stream: everything before, then error and abort, as streamToolCalls", async () => {
     const failure = new TypeError("network connection lost");
     const events = await collect(
