@@ -129,6 +129,7 @@ import "./accumulate/turn-blocks.cases.ts";
 import "./accumulate/choice-finish.cases.ts";
 import "./accumulate/displaced-calls.cases.ts";
 import "./accumulate/cut-calls.cases.ts";
+import "./accumulate/skipped-payloads.cases.ts";
 import "./accumulate/finish-delta.cases.ts";
 import "./accumulate/final-arguments.cases.ts";
 import "./accumulate/late-provider-error.cases.ts";

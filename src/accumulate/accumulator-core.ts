@@ -8,7 +8,7 @@ import {
   type ToolCallAccumulatorOptions,
 } from "./accumulator-options.ts";
 import type { AccumulatorState } from "./accumulator-state.ts";
-import { settle } from "./final-arguments.ts";
+import { LOST_FRAGMENT, settle } from "./final-arguments.ts";
 import { byIndex, summary, ToolCallRegistry, withCallFields, type OpenToolCall } from "./tool-call-registry.ts";
 
 /** An accumulator's state and registry (a pair), for the snapshot functions (outside the class: bundles that never snapshot do not carry them). Not exported by the package. */
@@ -59,9 +59,7 @@ export class ToolCallAccumulatorCore {
     this.#registry = new ToolCallRegistry(
       options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS,
       { parser: options.partialParser, maxDepth: options.maxDepth },
-      (call) => {
-        if (call.choice === 0) options.turnBlocks?.note(this.#s, "tool-call", call.index);
-      },
+      (call) => void (call.choice === 0 && options.turnBlocks?.note(this.#s, "tool-call", call.index)),
     );
   }
 
@@ -123,6 +121,7 @@ export class ToolCallAccumulatorCore {
         return void (s.moderation = delta.moderation);
       case "error": // a provider's error stops the response: the calls known whole go out before it (as at a limit)
         if (delta.error.code === "provider-error" && (s.providerErrorSeen = true)) this.#wholes(false);
+        this.#registry.skipped(delta.error.code);
         return this.#enqueue(delta); // the event is the delta: `{ type, error }`
       case "done":
         return this.#stop(true);
@@ -180,8 +179,7 @@ export class ToolCallAccumulatorCore {
       return this.#options.turnBlocks?.withdraw?.(this.#s, summary(call), this.#enqueue);
     }
     // The provider's final text: the rest of what streamed, or its value (which the early check read, a client was shown).
-    const final = delta.arguments ?? call.args.text;
-    const error = settle(call, final, this.#registry, this.#options.repairer, (tail) => this.#delta(call, tail));
+    const error = settle(call, delta.arguments, this.#registry, this.#options.repairer, (t) => this.#delta(call, t));
     if (!error) return this.#complete(call);
     this.#registry.close(call);
     this.#invalid({ ...withCallFields(summary(call), call), error });
@@ -223,6 +221,7 @@ export class ToolCallAccumulatorCore {
         error: { code: "missing-name", message: "A tool call completed without a function name." },
       });
     }
+    if (call.lost) return this.#invalid({ ...base, error: LOST_FRAGMENT });
     // Free-text input is the call's input as it is, unless a stop cut it short (it may end anywhere).
     const parsed = call.args.parse({
       repair: this.#options.repairer,
@@ -276,13 +275,15 @@ export class ToolCallAccumulatorCore {
     this.#completeAll();
     const s = this.#s;
     s.closed = true;
-    const { finishSeen: _f, providerErrorSeen: failed, closed: _c, order: _o, reason: given = "other", ...fields } = s;
+    const { finishSeen: _f, providerErrorSeen: _p, closed: _c, order: _o, reason: given = "other", ...fields } = s;
     fields.toolCalls.sort(byIndex);
     fields.invalidToolCalls.sort(byIndex);
     // `tool-calls`: calls to answer; a normal stop with complete calls is one (OpenAI's `stop` for a forced function,
     // Gemini's `STOP`), and an end with no finish (`[DONE]`) unless a value was cut short (`invalid-json`). `turnBlocks`
-    // tells calls the provider ran apart. A provider's error fails a turn not refused, even after: set last, so no
-    // plug-in's reason overrides it (`approval`: nothing of a failed turn is to be approved).
+    // tells calls the provider ran apart. A provider's error, or a call a skipped payload cut, fails a turn not refused:
+    // set last, so no plug-in's reason overrides it (`approval`: nothing of a failed turn is to be approved).
+    const failed =
+      s.providerErrorSeen || fields.invalidToolCalls.some((call) => call.error.code === LOST_FRAGMENT.code);
     const answer =
       fields.toolCalls.some((call) => !call.providerExecuted && !call.choice) &&
       (!s.reason ? !s.invalidToolCalls.some((call) => call.error.code === "invalid-json") : given === "stop");

@@ -2,6 +2,12 @@ import type { StreamErrorInfo } from "../shared/errors.ts";
 import type { Repair } from "./arguments-buffer.ts";
 import type { OpenToolCall, ToolCallRegistry } from "./tool-call-registry.ts";
 
+/** The error of a call open when a payload was skipped (`lost`), ended without the provider's final text. */
+export const LOST_FRAGMENT: StreamErrorInfo = {
+  code: "malformed-payload",
+  message: "A payload was skipped while this call streamed: its arguments may miss a part.",
+};
+
 /**
  * Settles a call's arguments with the provider's final text (OpenAI Responses' `.done`, a whole
  * object sent again): when it extends what streamed (or nothing was shown: none streamed, LM
@@ -10,15 +16,19 @@ import type { OpenToolCall, ToolCallRegistry } from "./tool-call-registry.ts";
  * another value, as the call's own parse (`repair` included) reads them, is an
  * `arguments-mismatch` error (where the texts first differ, the final text on `data`). The same
  * value written otherwise (spacing, member order, a repeated name the provider read once) is none.
+ * Without a final text, what streamed is the call's. With one, a fragment a skipped payload may
+ * have held (`lost`) is missing from none of them: it is the call's, or a mismatch.
  */
 export function settle(
   call: OpenToolCall,
-  final: string,
+  final: string | undefined,
   registry: Pick<ToolCallRegistry, "newBuffer">,
   repair: Repair | undefined,
   delta: (tail: string) => void,
 ): StreamErrorInfo | undefined {
   const streamed = call.args.text;
+  if (final === undefined) return undefined;
+  delete call.lost;
   if (final === streamed) return undefined;
   if (!call.started || final.startsWith(streamed)) {
     call.args = registry.newBuffer();

@@ -23,6 +23,8 @@ export interface OpenToolCall {
   cut?: true;
   /** Known to be whole though not ended (`tool-call-whole`, or another call took its index once its arguments closed): completed, not discarded, at a stop before the finish. */
   whole?: boolean;
+  /** A payload was skipped while its arguments were open: a fragment may be missing, so only the provider's final text completes it. */
+  lost?: true;
 }
 
 /**
@@ -67,6 +69,16 @@ export class ToolCallRegistry {
     this.#maxCalls = maxCalls;
     this.#bufferOptions = bufferOptions;
     this.#onOpen = onOpen;
+  }
+
+  /**
+   * An `error` of `code` came: when it tells of a payload skipped (not JSON, or events that never
+   * arrived), each open call whose arguments are not one closed value may have lost a fragment of it
+   * (what is left can still parse: `rm -rf /tmp/x` of `rm -rf /tmp/x/y`), and is marked `lost`.
+   */
+  skipped(code: string): void {
+    if (code === "malformed-payload" || code === "sequence-gap")
+      for (const call of this.open) if (!call.whole && !call.args.isClosedValue) call.lost = true;
   }
 
   /** A new, empty arguments buffer with this registry's options. */

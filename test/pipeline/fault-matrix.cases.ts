@@ -408,7 +408,7 @@ for (const provider of providers) {
   );
   faultAfterPrefix(
     "an invalid JSON payload between valid ones",
-    "a data payload that is not JSON, then the call and the response finish",
+    "a data payload that is not JSON, then the call and the response finish (the call only with its final text)",
     (g) =>
       [
         ...g.invalidPayload(),
@@ -418,7 +418,9 @@ for (const provider of providers) {
       ].join(""),
     (b) => ({
       ...b,
-      calls: [...b.calls, 'get_weather {"city":"Paris"}'],
+      // It may have held a fragment of the open call: only a provider's final text of the call (Gemini's whole
+      // value, Responses' `.done`) completes it; else it ends invalid (test/accumulate/skipped-payloads.cases.ts).
+      calls: provider === "openai" || provider === "anthropic" ? b.calls : [...b.calls, 'get_weather {"city":"Paris"}'],
       discarded: [],
       end: "finish",
       errors: ["malformed-payload"],

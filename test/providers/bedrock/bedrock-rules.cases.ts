@@ -77,7 +77,7 @@ group("Bedrock ConverseStream rules", (test) => {
     );
   });
 
-  test("a contentBlockIndex that is not a non-negative safe integer is a malformed-payload error for that message; the other blocks go on", async () => {
+  test("a contentBlockIndex that is not a non-negative safe integer is a malformed-payload error for that message; the stream goes on, and the call open then is invalid (the message may have been its fragment)", async () => {
     const bad: unknown[] = [-1, 1.5, "1", 2 ** 53, null, { n: 1 }, undefined];
     for (const index of bad) {
       const at = index === undefined ? {} : { contentBlockIndex: index };
@@ -103,8 +103,12 @@ group("Bedrock ConverseStream rules", (test) => {
       const finish = last(events);
       assert(finish.type === "finish", `finish (index ${JSON.stringify(index)})`);
       assertEquals(
-        [finish.toolCalls.map((c) => [c.index, c.id, c.arguments]), finish.text],
-        [[[0, "t0", { city: "Paris" }]], ""],
+        [
+          finish.toolCalls.map((c) => [c.index, c.id, c.arguments]),
+          finish.invalidToolCalls.map((c) => [c.index, c.id, c.rawArguments, c.error.code]),
+          finish.text,
+        ],
+        [[], [[0, "t0", '{"city":"Paris"}', "malformed-payload"]], ""],
         `index ${JSON.stringify(index)}`,
       );
     }
