@@ -25,8 +25,8 @@ type Handler = (
 ) => Response | undefined | Promise<Response | undefined>;
 
 /**
- * One route: its methods and path as the 404 lists them (`<name>` one path segment), and what
- * answers it (its own method checks, CORS and errors in its protocol's shape).
+ * One route: its methods and path as the 404 lists them (`<name>` one path segment, `<name...>`
+ * one or more), and what answers it (its own method checks, CORS and errors in its protocol's shape).
  */
 interface Route {
   route: string;
@@ -34,6 +34,8 @@ interface Route {
 }
 
 const after = (prefix: string, pathname: string): string => pathname.slice(prefix.length);
+const DEPLOYMENTS = "/openai/deployments/";
+const CHAT = "/chat/completions";
 const stored: Handler = (request, env) => storedResponseRoute(request, env);
 
 /**
@@ -66,6 +68,18 @@ const TABLE: readonly Route[] = [
   { route: "GET /v1/responses/<id>/input_items", serve: stored },
   { route: "POST /v1/responses/<id>/cancel", serve: stored },
   { route: "GET /v1/models", serve: (request, env) => modelsRoute(request, env) },
+  // Azure OpenAI's paths, where openai-node's AzureOpenAI sends (`api-version` in the query):
+  // Chat Completions under a deployment, which is the model; Responses and the models without.
+  {
+    route: "POST /openai/deployments/<deployment...>/chat/completions",
+    serve: (request, env, runtime, pathname) =>
+      chatCompletionsRoute(request, env, runtime, pathname.slice(DEPLOYMENTS.length, -CHAT.length)),
+  },
+  { route: "POST /openai/responses", serve: (request, env, runtime) => responsesRoute(request, env, runtime) },
+  { route: "GET|DELETE /openai/responses/<id>", serve: stored },
+  { route: "GET /openai/responses/<id>/input_items", serve: stored },
+  { route: "POST /openai/responses/<id>/cancel", serve: stored },
+  { route: "GET /openai/models", serve: (request, env) => modelsRoute(request, env) },
   { route: "GET /healthz", serve: (request, env) => healthzRoute(request, env) },
   // The demo page (its assets too); anything else is the 404 that lists the routes.
   { route: "GET /", serve: (request) => pageRoute(request, ROUTES) },
@@ -74,9 +88,14 @@ const TABLE: readonly Route[] = [
 /** Every route the handler below serves, in its order, as the 404 of an unknown path lists them. */
 export const ROUTES: readonly string[] = TABLE.map(({ route }) => route);
 
-/** The route's path as a pattern: `<name>` is one segment. */
+/** The route's path as a pattern: `<name>` is one segment, `<name...>` one or more. */
 const patternOf = (route: string): RegExp =>
-  new RegExp(`^${route.slice(route.indexOf(" ") + 1).replace(/<[^>]+>/g, "[^/]+")}$`);
+  new RegExp(
+    `^${route
+      .slice(route.indexOf(" ") + 1)
+      .replace(/<[^>]+\.\.\.>/g, "[^/]+(?:/[^/]+)*")
+      .replace(/<[^>]+>/g, "[^/]+")}$`,
+  );
 const MATCHERS: readonly (readonly [RegExp, Handler])[] = TABLE.map(({ route, serve }) => [patternOf(route), serve]);
 
 /**

@@ -29,7 +29,8 @@ const SHAPES: readonly (readonly [RegExp, (error: HttpError) => Response])[] = [
  * client sends `anthropic-version` (every Anthropic SDK and Claude Code do, whatever the path,
  * as `GET /v1/models` reads it), else in the shape of the protocol whose path it is under (with
  * or without `/v1`, so a base URL's missing or doubled `/v1` is still answered in the client's
- * shape), else in the Worker's own.
+ * shape; under Azure OpenAI's `/openai`, whose clients are all OpenAI's, OpenAI's), else in the
+ * Worker's own.
  *
  * @example
  * ```ts
@@ -39,5 +40,7 @@ const SHAPES: readonly (readonly [RegExp, (error: HttpError) => Response])[] = [
 export function errorShapeOf(request: Request, pathname: string): (error: HttpError) => Response {
   if (request.headers.has("anthropic-version")) return anthropicErrorResponse;
   const rest = pathname.replace(/\/{2,}/g, "/").replace(/^(?:\/v1)+(?=\/)/, "");
+  if (/^\/openai(?:\/|$)/.test(rest))
+    return /^\/openai\/responses(?:\/|$)/.test(rest) ? responsesErrorResponse : openAIErrorResponse;
   return SHAPES.find(([prefix]) => prefix.test(rest))?.[1] ?? errorResponse;
 }

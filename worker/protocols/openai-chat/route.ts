@@ -16,6 +16,7 @@ import { answerHeaders, encodeAnswer, failedInit, SSE_HEADERS } from "../client-
 import { agentBatches } from "../thought-signatures.ts";
 import { allowedCalls, requestRules } from "../../services/call-rules.ts";
 import { customCalls } from "../custom-calls.ts";
+import { withDeployment } from "./azure-deployment.ts";
 
 const FAILED = "The answer is an error; the rest of the response is not needed.";
 
@@ -35,14 +36,21 @@ const FAILED = "The answer is an error; the rest of the response is not needed."
  * `{type: "custom", custom: {name, input}}`, streamed and not.
  *
  * The checks, limits, replay and cancellation are those of `POST /v1/stream`; errors before the
- * answer are in OpenAI's shape (see ../openai-error.ts).
+ * answer are in OpenAI's shape (see ../openai-error.ts). Azure OpenAI's
+ * `POST /openai/deployments/<deployment>/chat/completions` is this route with `deployment`, its
+ * path's (percent-encoded), as the model (./azure-deployment.ts).
  */
-export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtime): Promise<Response> {
+export function chatCompletionsRoute(
+  request: Request,
+  env: Env,
+  runtime: Runtime,
+  deployment?: string,
+): Promise<Response> {
   return protocolPost(request, env, runtime, openAIErrorResponse, async (body, context) => {
     const { settings, cors } = context;
     const chat = withRequestSettings(settings, () =>
       parseChatCompletionRequest(
-        body,
+        deployment === undefined ? body : withDeployment(body, deployment),
         providerNames,
         bareNameProvider(context.env, "openai"),
         settings.openaiServerTools,

@@ -60,7 +60,8 @@ export async function storedResponsesOf(
   return new StoredResponses(await responsePool(request, env.RESPONSES, settings), await tokenOwner(request), settings);
 }
 
-const PATH = /^\/v1\/responses\/([^/]+)(\/input_items|\/cancel)?$/;
+// Under `/v1`, and under Azure OpenAI's `/openai`, where its clients read stored responses.
+const PATH = /^\/(?:v1|openai)\/responses\/([^/]+)(\/input_items|\/cancel)?$/;
 
 /**
  * `GET`/`DELETE /v1/responses/<id>`, `GET /v1/responses/<id>/input_items` and

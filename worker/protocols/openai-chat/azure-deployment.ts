@@ -1,0 +1,37 @@
+/**
+ * Azure OpenAI's deployment-scoped Chat Completions path,
+ * `/openai/deployments/{deployment}/chat/completions?api-version=...`, where openai-node's
+ * `AzureOpenAI` sends a chat: the deployment is its `deployment` option, else the body's `model`
+ * (openai-node 6 puts it in the path as it is, so a `<provider>/<model>` name spans two segments;
+ * 7 percent-encodes it). Azure answers with the deployment's model whatever the body's `model`
+ * says, so the Worker routes the deployment as the model.
+ *
+ * @module
+ */
+import { isObject } from "../../request/json-fields.ts";
+import { HttpError } from "../../response/json-error.ts";
+
+/**
+ * `body` with `model` set to the deployment of the path, `encoded` as the path has it (percent-
+ * encoded); a body that is no object is left to the Chat Completions parser's 400.
+ *
+ * @example
+ * ```ts
+ * withDeployment({ model: "ignored", messages }, "anthropic%2Fclaude-sonnet-4-5"); // model: "anthropic/claude-sonnet-4-5"
+ * ```
+ */
+export function withDeployment(body: unknown, encoded: string): unknown {
+  let deployment: string | undefined;
+  try {
+    deployment = decodeURIComponent(encoded);
+  } catch {
+    // decodeURIComponent's URIError: a `%` not followed by two hex digits, or bytes that are no UTF-8.
+  }
+  if (!deployment?.trim())
+    throw new HttpError(400, {
+      code: "invalid_request",
+      message:
+        "The deployment in the path (`/openai/deployments/<deployment>/chat/completions`) is not a model name: send `<provider>/<model>`, percent-encoded.",
+    });
+  return isObject(body) ? { ...body, model: deployment } : body;
+}
