@@ -84,7 +84,21 @@ describe("GET / (the demo page)", () => {
     expect(await message("/chat/completions")).toContain(
       "No such route: POST /chat/completions (a base URL without /v1? This route is /v1/chat/completions: OpenAI's clients take http://<host>/v1).",
     );
-    expect(await message("/responses")).toContain("This route is /v1/responses");
+    expect(await message("/responses")).toContain(
+      "This route is /v1/responses: OpenAI's clients take http://<host>/v1",
+    );
+    // @ai-sdk/anthropic (or ANTHROPIC_BASE_URL) given "http://localhost:8787" adds no /v1, unlike
+    // @anthropic-ai/sdk: the hint names the clients of that route, not OpenAI's.
+    expect(await message("/messages")).toContain(
+      "(a base URL without /v1? This route is /v1/messages: the AI SDK's Anthropic provider takes http://<host>/v1, @anthropic-ai/sdk and Claude Code http://<host>).",
+    );
+    // A route no SDK adds a path to (the AI SDK's transport and AG-UI's agent take the whole URL);
+    // each 404 in its protocol's shape (`/ui`'s plain text, AG-UI's `RUN_ERROR`).
+    for (const path of ["/stream", "/run", "/ui", "/ag-ui"]) {
+      const text = await (await get(path, { method: "POST" })).text();
+      expect(text, path).toContain(`(a base URL without /v1? This route is /v1${path}).`);
+      expect(text, path).not.toContain("OpenAI");
+    }
     // A base URL ending in `/` joined by hand, or a path ending in one.
     for (const path of ["/v1//chat/completions", "//v1/messages", "/v1/chat/completions/", "/v1/responses/"])
       expect(await message(path), path).toContain(

@@ -45,11 +45,25 @@ export function pageRoute(request: Request, routes: readonly string[]): Response
 function baseUrlHint(pathname: string, routes: readonly string[]): string {
   if (pathname.startsWith("/v1/v1/")) return " (a base URL ending in /v1 to which the client adds its own /v1?)";
   const served = (path: string) => routes.some((route) => route.split(" ")[1] === path);
-  if (served(`/v1${pathname}`))
-    return ` (a base URL without /v1? This route is /v1${pathname}: OpenAI's clients take http://<host>/v1)`;
+  if (served(`/v1${pathname}`)) return ` (a base URL without /v1? This route is /v1${pathname}${v1Clients(pathname)})`;
   // A base URL ending in `/` joined by hand to a path starting with one, or a path ending in one.
   const tidy = pathname.replace(/\/{2,}/g, "/").replace(/(.)\/$/, "$1");
   return tidy !== pathname && served(tidy) ? ` (a doubled or trailing /? This route is ${tidy})` : "";
+}
+
+/** The routes OpenAI's clients ask for, each after their base URL. */
+const OPENAI_ROUTES = new Set(["/chat/completions", "/responses", "/models"]);
+
+/**
+ * Which clients of a route take a base URL ending in `/v1`: Anthropic's protocol has clients of
+ * both kinds (@ai-sdk/anthropic's, and `ANTHROPIC_BASE_URL` read by it, joins `/messages` to the
+ * URL as given), and the routes of the Worker's own protocols and of the AI SDK's transport and
+ * AG-UI's agent (each given the whole URL) have none.
+ */
+function v1Clients(pathname: string): string {
+  if (pathname === "/messages")
+    return ": the AI SDK's Anthropic provider takes http://<host>/v1, @anthropic-ai/sdk and Claude Code http://<host>";
+  return OPENAI_ROUTES.has(pathname) ? ": OpenAI's clients take http://<host>/v1" : "";
 }
 
 function assets(): Record<string, { body: string; headers: Record<string, string> }> {
