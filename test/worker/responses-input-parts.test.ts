@@ -3,12 +3,17 @@
 // 'input_image'. Supported values are: 'output_text' and 'refusal'.", param `input[1].content[0]`)
 // and as Open Responses' request items type them (`UserMessageItemParam`: input_text, input_image,
 // input_file; `SystemMessageItemParam` and `DeveloperMessageItemParam`: input_text;
-// `ReasoningItemParam.summary`: an array of `summary_text` parts).
+// `AssistantMessageItemParam`: output_text, refusal; `ReasoningItemParam.summary`: an array of
+// `summary_text` parts). One mismatch OpenAI refuses is taken: `input_text` in an assistant
+// message, which openai-node's own `EasyInputMessage` type allows (any role, input parts) and
+// clients send (llama.cpp's server accepts it for that reason).
+import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { readConformingResponse } from "../support/open-responses.ts";
 import { post } from "./client-support.ts";
 import { AUTH, live, scripted } from "./open-responses-support.ts";
 import { worker } from "./support.ts";
+import { workerFetch } from "./client-support.ts";
 
 const send = (input: unknown[]) =>
   worker(scripted("anthropic", { text: "Done." })).call(
@@ -46,6 +51,70 @@ describe("a content part only the assistant's message may hold", () => {
     ]);
     const { response } = await readConformingResponse(answer);
     expect(response["status"]).toBe("completed");
+  });
+});
+
+describe("a part only the model writes, or only a client sends, in the other's message", () => {
+  for (const role of ["user", "system", "developer"])
+    it(`refusal in a ${role} message: a 400 at the part`, () =>
+      refused(
+        [
+          { role: "user", content: "Hi." },
+          { type: "message", role, content: [text("input_text"), { type: "refusal", refusal: "No." }] },
+        ],
+        "input[1].content[1]",
+      ));
+
+  for (const part of [
+    { type: "input_image", image_url: "https://example.com/cat.png" },
+    { type: "input_file", file_data: "data:application/pdf;base64,JVBERi0=", filename: "a.pdf" },
+  ])
+    it(`${part.type} in an assistant message: a 400 at the part, as OpenAI names it`, () =>
+      refused(
+        [
+          { role: "user", content: "Hi." },
+          { role: "assistant", content: [text("output_text", "Here."), part] },
+        ],
+        "input[1].content[1]",
+      ));
+
+  it("openai-node reads the refusal as a BadRequestError naming the part", async () => {
+    const client = new OpenAI({
+      baseURL: "http://localhost:8787/v1",
+      apiKey: "t",
+      maxRetries: 0,
+      fetch: workerFetch({ env: live("anthropic"), upstream: scripted("anthropic", { text: "Done." }) }),
+    });
+    const failure = await client.responses
+      .create({
+        model: "anthropic/test-model",
+        input: [{ type: "message", role: "user", content: [{ type: "refusal", refusal: "No." } as never] }],
+      })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(failure).toMatchObject({ status: 400, param: "input[0].content[0]" });
+  });
+
+  it("input_text in an assistant message (openai-node's EasyInputMessage) is taken, as the model's words", async () => {
+    const upstream = scripted("anthropic", { text: "Done." });
+    const client = new OpenAI({
+      baseURL: "http://localhost:8787/v1",
+      apiKey: "t",
+      maxRetries: 0,
+      fetch: workerFetch({ env: live("anthropic"), upstream }),
+    });
+    const response = await client.responses.create({
+      model: "anthropic/test-model",
+      input: [
+        { role: "user", content: [{ type: "input_text", text: "Hi." }] },
+        { role: "assistant", content: [{ type: "input_text", text: "Hello." }] },
+        { role: "user", content: "Go on." },
+      ],
+    });
+    expect(response.status).toBe("completed");
+    const sent = upstream.requests[0]!.body["messages"] as { role: string; content: unknown }[];
+    expect(sent.map(({ role }) => role)).toEqual(["user", "assistant", "user"]);
+    expect(JSON.stringify(sent[1]!.content)).toContain("Hello.");
   });
 });
 

@@ -8,21 +8,33 @@ import { isObject, own } from "../../request/json-fields.ts";
 import { textThenRefusals } from "../../request/refused-text.ts";
 import { arrayAt, objectAt, stringAt } from "../client-request.ts";
 
+/** The parts only the model writes: in a user, system or developer message, a 400. */
+const MODEL_PARTS: ReadonlySet<unknown> = new Set(["output_text", "refusal"]);
+/** The parts only a client sends that an assistant message cannot hold: a 400 there. */
+const CLIENT_MEDIA: ReadonlySet<unknown> = new Set(["input_image", "input_file"]);
+
 /**
- * Refuses a client's user, system or developer message holding an `output_text` part, as OpenAI
- * does (a 400 at `input[n].content[i]`): only an assistant's text is output (Open Responses'
+ * Refuses a client's message holding a part of the other side, as OpenAI does (a 400 at
+ * `input[n].content[i]`, "Invalid value: 'input_image'. Supported values are: 'output_text' and
+ * 'refusal'."): a user, system or developer message's `output_text` or `refusal` (Open Responses'
  * `UserMessageItemParam` takes `input_text`, `input_image` and `input_file`, its system and
- * developer items `input_text`), and a gateway that took it would let a client pass its own words
- * off as the model's to an upstream that reads the part's type.
+ * developer items `input_text`; a gateway that took them would let a client pass its own words
+ * off as the model's to an upstream that reads the part's type), and an assistant message's image
+ * or file. An assistant's `input_text` is taken, though OpenAI refuses it: openai-node's own
+ * `EasyInputMessage` type allows input parts in any role, and clients send them so.
  */
 export function checkInputRole(role: unknown, content: unknown, path: string): void {
-  if (role === "assistant" || !Array.isArray(content)) return;
-  const i = content.findIndex((part) => isObject(part) && own(part, "type") === "output_text");
-  if (i !== -1)
-    throw invalidField(
-      `${path}.content[${i}]`,
-      "An `output_text` part is the model's: only an assistant message holds one (send `input_text`).",
-    );
+  if (!Array.isArray(content)) return;
+  const refused = role === "assistant" ? CLIENT_MEDIA : MODEL_PARTS;
+  const i = content.findIndex((part) => isObject(part) && refused.has(own(part, "type")));
+  if (i === -1) return;
+  const type = own(content[i] as Record<string, unknown>, "type");
+  throw invalidField(
+    `${path}.content[${i}]`,
+    role === "assistant"
+      ? `An assistant message holds \`output_text\` and \`refusal\` parts, not \`${type}\`: send images and files in a user message.`
+      : `An \`${type}\` part is the model's: only an assistant message holds one (send \`input_text\`).`,
+  );
 }
 
 /**
