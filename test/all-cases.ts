@@ -115,6 +115,7 @@ import "./schema/schema-dialects.cases.ts";
 import "./schema/schema-drafts.cases.ts";
 import "./schema/schema-refs.cases.ts";
 import "./schema/schema-shapes.cases.ts";
+import "./schema/schema-numbers.cases.ts";
 import "./schema/schema-identifiers.cases.ts";
 import "./schema/uri-references.cases.ts";
 import "./schema/dynamic-refs.cases.ts";

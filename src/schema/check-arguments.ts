@@ -41,6 +41,9 @@ import { checkArray, checkObject, unevaluated } from "./check-members.ts";
  */
 export const MAX_IN_PLACE = 64;
 
+/** Why ±Infinity (JSON's `1e400`, which JSON.parse reads as one) is no `number` nor `integer`. */
+const PAST = " within what a double holds (about ±1.8e308)";
+
 /** What a `$dynamicRef` reaches where its dynamic scope is not known (see {@link meets}), or past `MAX_DYNAMIC_SCOPE`: anything. */
 const ANYTHING: SchemaNode = { ...blank(false), exact: false };
 
@@ -153,7 +156,8 @@ function check(value: JsonValue, s: SchemaNode, path: Path, run: Run, hops: numb
     }
     if (value === null && s.nullable) return true;
     if (s.types && !s.types.some((type) => hasType(value, type))) {
-      report(run, quiet, path, `must be ${s.types.join(" or ")}, not ${typeOf(value)}`);
+      const past = typeof value === "number" && !Number.isFinite(value); // ±Infinity: `1e400`
+      report(run, quiet, path, `must be ${s.types.join(" or ")}${past ? PAST : `, not ${typeOf(value)}`}`);
       return false;
     }
     let ok = true;

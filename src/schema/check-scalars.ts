@@ -37,8 +37,11 @@ const once = (list: readonly unknown[]): boolean => new Set(list).size === list.
 const strings = (list: unknown): boolean =>
   Array.isArray(list) && list.every((name) => typeof name === "string") && once(list);
 
-/** Why a number JSON.parse read as ±Infinity is refused. */
-const PAST_DOUBLE = "is a number past what a double holds (about 1.8e308)";
+/** Why a boolean `required` (draft 3's, on the property itself) is refused in every dialect. */
+const DRAFT3 =
+  ": a boolean required is draft 3's form, which the checks do not read (list the property in its object's required, as draft 4 and later do)";
+/** What a `multipleOf` read as 0 may have been written as. */
+const UNDERFLOW = "(one nearer 0 than a double holds, such as 1e-400, reads as 0)";
 /** A URI's scheme (RFC 3986 §3.1), which `$vocabulary`'s keys begin with (2020-12 core §8.1.2). */
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
@@ -81,16 +84,20 @@ export function checkScalars(
     if (has(key) && nestsPast(value[key], MAX_CHECK_NESTING + (key === "enum" ? 1 : 0)))
       report(field(key), `nests deeper than ${MAX_CHECK_NESTING} levels (the checks compare values no deeper)`);
   const required = value["required"];
-  if (has("required") && !strings(required)) report(field("required"), "must be an array of strings, each once");
+  if (has("required") && !strings(required))
+    report(field("required"), `must be an array of strings, each once${typeof required === "boolean" ? DRAFT3 : ""}`);
   const id = idKey(dialect);
   if (has(id) && typeof value[id] !== "string") report(field(id), "must be a string");
   // The meta-data and content vocabularies' annotations (of the drafts that have each: see `inDraft`).
   for (const [key, type] of ANNOTATIONS)
     if (has(key) && (type === "array" ? !Array.isArray(value[key]) : typeof value[key] !== type))
       report(field(key), `must be a${type === "array" ? "n" : ""} ${type}`);
-  // A number past what a double holds (`1e400`) is Infinity once parsed: said as such, not as no number.
-  const say = (key: string, words: string): void =>
-    report(field(key), Math.abs(value[key] as number) === Number.POSITIVE_INFINITY ? PAST_DOUBLE : words);
+  // A number past what a double holds (`1e400`, Infinity once parsed) is said as such where it
+  // sits, by `nonFiniteNumbers`, not as no number here; one nearer 0 (`1e-400`) is read as 0.
+  const say = (key: string, words: string): void => {
+    if (typeof value[key] === "number" && !Number.isFinite(value[key])) return;
+    report(field(key), value[key] === 0 && key === "multipleOf" ? `${words} ${UNDERFLOW}` : words);
+  };
   for (const key of NUMBERS) if (has(key) && !Number.isFinite(value[key])) say(key, "must be a number");
   // Draft 4's booleans beside minimum/maximum: a bound where no later draft (numbers only) is declared.
   for (const key of ["exclusiveMinimum", "exclusiveMaximum"])

@@ -8,6 +8,7 @@ import { identifierIssues, identifiers } from "./identifier-issues.ts";
 import { dynamicName, refStart, resourcesOf } from "./schema-resources.ts";
 import { PatternBudget } from "./pattern-budget.ts";
 import { checkScalars, patternProblem, tooManyEscapes } from "./check-scalars.ts";
+import { nonFiniteNumbers } from "./non-finite-numbers.ts";
 import { MAX_COMPILE_NESTING, MAX_COMPILE_STEPS, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from "./schema-node.ts";
 
 /** One problem of a tool's schema, at the field that has it. */
@@ -78,7 +79,8 @@ const MAP = ["properties", "patternProperties", "$defs", "definitions", "depende
  * Checks a tool's JSON Schema before it is used, as a server checks a request: every keyword the
  * checks read has the shape JSON Schema gives it (`type` JSON's type names, `enum` an array, `anyOf`/`allOf`/`oneOf` lists
  * of schemas, `properties` an object of schemas, `required` a list of strings, each once, numbers and counts
- * where they go (finite: `1e400` is past a double), the array form of `items` non-empty, the
+ * where they go, no number past a double anywhere (`1e400`, which JSON.parse reads as
+ * Infinity and JSON.stringify writes as `null`: in `const`, `enum`, an annotation alike), the array form of `items` non-empty, the
  * annotations of the types the metaschemas give, `$vocabulary` an object of booleans, `pattern` and `patternProperties` valid ECMAScript regular expressions of at most
  * 1,000 characters that run in linear time (no backreference, lookahead or lookbehind, at most
  * 20,000 instructions once counted repetitions are written out, their Unicode property escapes
@@ -247,6 +249,7 @@ export function checkToolSchema(
     }
   };
   try {
+    nonFiniteNumbers(schema, path, report);
     visit(schema, path, 0, [schema, path], true);
     // Compiled where it is reached, each at depth 1 (as the compilation reads them).
     for (let i = 0, j = 0; i < targets.length || j < refs.length; )

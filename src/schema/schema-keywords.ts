@@ -107,7 +107,8 @@ function listedFailure(list: readonly JsonValue[]): KeywordFailure {
 
 /** A value of the schema as JSON, cut to a few characters: a message stays short whatever the schema holds. */
 function shortJson(value: JsonValue): string {
-  const text = JSON.stringify(value) ?? "null";
+  // JSON.parse reads 1e400 as Infinity, which JSON.stringify writes as `null`: named as read.
+  const text = typeof value === "number" && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
   return text.length <= LISTED_LENGTH ? text : `${text.slice(0, LISTED_LENGTH - 1)}…`;
 }
 
@@ -131,10 +132,24 @@ function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
 
-/** Whether a value is of a JSON Schema type (`integer`: a number with no fraction). */
+/**
+ * Whether a value is of a JSON Schema type (`integer`: a number with no fraction). ±Infinity
+ * (JSON's `1e400`, past a double) is no `number` nor `integer`, as Ajv says by default
+ * (`strictNumbers`): the app would read it as Infinity, which JSON.stringify writes as `null`.
+ */
 export function hasType(value: JsonValue, type: string): boolean {
   if (type === "integer") return Number.isInteger(value);
+  if (type === "number") return Number.isFinite(value);
   return typeOf(value) === type;
+}
+
+/**
+ * The early check's sentence when a number is not of its schema's `type` (an `integer` with a
+ * fraction, or ±Infinity, which {@link hasType} says no type holds), or `undefined`.
+ */
+export function numberTypeFailure(value: number, s: SchemaNode): string | undefined {
+  if (!s.types || s.types.some((type) => hasType(value, type))) return undefined;
+  return Number.isFinite(value) ? "Expected an integer." : "Expected a number within what a double holds.";
 }
 
 /** A value's JSON Schema type name. */

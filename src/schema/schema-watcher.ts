@@ -8,7 +8,7 @@ import { type CompileOptions, compileSchema } from "./compiled-schema.ts";
 import { matchesPattern, propertyKeys, type SchemaNode } from "./schema-node.ts";
 import { KINDS, narrow, pointerToken } from "./watch-text.ts";
 import { ANY, type Condition, expand, MAX_CONDITIONS, type OpenValue } from "./watch-conditions.ts";
-import { allowedFailure, codePoints, numberFailure, stringFailure } from "./schema-keywords.ts";
+import { allowedFailure, codePoints, numberFailure, numberTypeFailure, stringFailure } from "./schema-keywords.ts";
 
 /**
  * The schema checks that run while arguments stream, on an {@link IncrementalJsonParser}'s events.
@@ -201,9 +201,8 @@ export class SchemaWatcher implements JsonParserListener {
     const s = c.schema!;
     const fail = (message: string, path = open.path): void => this.#kill(depth, c, path, message);
     if (typeof value === "number") {
-      if (s.types && !s.types.includes("number") && !Number.isInteger(value)) return fail("Expected an integer.");
-      const failure = numberFailure(value, s, this.#budget);
-      if (failure) return fail(failure[1]);
+      const failure = numberTypeFailure(value, s) ?? numberFailure(value, s, this.#budget)?.[1];
+      if (failure) return fail(failure);
     } else if (typeof value === "string") {
       // maxLength and enum were checked as the string streamed.
       const failure = stringFailure(value, s, this.#budget);

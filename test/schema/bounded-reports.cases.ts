@@ -147,7 +147,7 @@ group("checkToolSchema: a tool's schema checked at the request, by field", (test
     assertEquals(at({ required: ["a", 1], minLength: -1, maximum: "9", multipleOf: 0, pattern: "(" }), [
       "tools[0].parameters.required: must be an array of strings, each once",
       "tools[0].parameters.maximum: must be a number",
-      "tools[0].parameters.multipleOf: must be a number greater than 0",
+      "tools[0].parameters.multipleOf: must be a number greater than 0 (one nearer 0 than a double holds, such as 1e-400, reads as 0)",
       "tools[0].parameters.minLength: must be a non-negative integer",
       "tools[0].parameters.pattern: is not a valid regular expression (ECMAScript, u flag)",
     ]);

@@ -21,6 +21,21 @@ function early(schema: unknown, text: string): string | undefined {
 }
 
 group("Schema checks: the draft a schema's $schema declares", (test) => {
+  test("draft 3's required: true is refused as that draft's form, which the checks do not read", () => {
+    // Before: "must be an array of strings, each once", which a draft 3 schema's author reads as a
+    // mistake of theirs, not as a draft the checks do not read.
+    const said = (schema: unknown) => checkToolSchema(schema).map((issue) => `${issue.path}: ${issue.message}`);
+    const form =
+      "must be an array of strings, each once: a boolean required is draft 3's form, which the checks do not read (list the property in its object's required, as draft 4 and later do)";
+    const property = { type: "object", properties: { a: { type: "string", required: true } } };
+    assertEquals(said({ ...property, $schema: "http://json-schema.org/draft-03/schema#" }), [
+      `parameters.properties.a.required: ${form}`,
+    ]);
+    assertEquals(said(property), [`parameters.properties.a.required: ${form}`]);
+    assertEquals(said({ required: false, $schema: DRAFT4 }), [`parameters.required: ${form}`]);
+    assertEquals(said({ required: "a" }), ["parameters.required: must be an array of strings, each once"]);
+  });
+
   test("a boolean exclusiveMinimum/exclusiveMaximum is draft 4's only where no later draft is declared", () => {
     // Before: read as draft 4's in every dialect, so a 2020-12 schema with `exclusiveMinimum: true`
     // (not a valid schema there) was accepted by checkToolSchema and rejected 0.

@@ -215,7 +215,8 @@ group("Schema checks: the identifiers each draft declares", (test) => {
       assertEquals(issues({ $defs: defs }), [], "past the steps, copies are not told apart");
       return count;
     };
-    assertEquals([reads(100), reads(1_000)], [1, 1]);
+    // One read more than the comparisons': the walk for numbers past a double reads each value once.
+    assertEquals([reads(100), reads(1_000)], [2, 2]);
   });
 
   test("hostile: an anchor name past 2,048 characters names nothing, twice or not", () => {
