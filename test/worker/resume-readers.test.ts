@@ -8,7 +8,12 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ResponseBuffer } from "../../worker/resumable/response-buffer.ts";
 import { HttpError } from "../../worker/response/json-error.ts";
-import { MAX_READERS_PER_RESPONSE, ResponseReaders } from "../../worker/resumable/response-readers.ts";
+import {
+  MAX_READERS_PER_CLIENT,
+  MAX_READERS_PER_OBJECT,
+  MAX_READERS_PER_RESPONSE,
+  ResponseReaders,
+} from "../../worker/resumable/response-readers.ts";
 import { attach as attachTo } from "../../worker/resumable/response-pool.ts";
 import { settled } from "./durable-support.ts";
 import { newResponseId, objectNameOf, responseIdKey } from "../../worker/resumable/response-id.ts";
@@ -91,13 +96,13 @@ describe("the readers of one object", () => {
   it("are at most 1,024 over all its responses: one more, of any response, is a 429 object_busy, until one leaves", () => {
     const readers = new ResponseReaders();
     const leaves: (() => void)[] = [];
-    // 64 responses, each read by its 16: within both bounds.
+    // 64 responses, each read by its 16 (a client of its own): within every bound.
     for (let response = 0; response < 64; response++)
-      for (let i = 0; i < MAX_READERS_PER_RESPONSE; i++) leaves.push(readers.take(`r${response}`));
+      for (let i = 0; i < MAX_READERS_PER_RESPONSE; i++) leaves.push(readers.take(`r${response}`, `c${response}`));
     // Failed before: a 65th response took its 16 places too (the bound was per response only).
     const refused = (() => {
       try {
-        readers.take("r64");
+        readers.take("r64", "c64");
       } catch (error) {
         return error;
       }
@@ -108,14 +113,14 @@ describe("the readers of one object", () => {
     expect((refused as HttpError).headers).toEqual({ "retry-after": "15" });
     expect(readers.total).toBe(1024);
     // A new response is refused alike, before its provider is called.
-    expect(() => readers.checkRoom()).toThrow(HttpError);
+    expect(() => readers.checkRoom("c64")).toThrow(HttpError);
     // A response at its own bound still says so.
-    expect(() => readers.take("r0")).toThrow(
+    expect(() => readers.take("r0", "c0")).toThrow(
       expect.objectContaining({ body: expect.objectContaining({ code: "too_many_readers" }) }),
     );
     // One that leaves gives its place back to any response's next client.
     leaves.pop()!();
-    expect(readers.take("r64")).toBeTypeOf("function");
+    expect(readers.take("r64", "c64")).toBeTypeOf("function");
     expect(readers.total).toBe(1024);
   });
 });
@@ -128,7 +133,7 @@ describe("a new response of a full object", () => {
     const upstream = stalling();
     await runInDurableObject(first.stub, (instance: ResponseBuffer) => {
       const readers = new ResponseReaders(MAX_READERS_PER_RESPONSE, 1);
-      readers.take(first.id);
+      readers.take(first.id, "");
       instance.useReaders(readers);
       instance.useRuntime({ fetch: upstream.fetch, timers: clock }, { ...liveOpenAI, IDLE_TIMEOUT_MS: "60000" });
     });
@@ -143,5 +148,63 @@ describe("a new response of a full object", () => {
     expect(await refused.json()).toMatchObject({ error: { code: "object_busy" } });
     expect(upstream.requests).toHaveLength(0);
     await first.response.body!.cancel("done");
+  });
+});
+
+describe("one client's share of an object's readers", () => {
+  it("is all but the last MAX_READERS_PER_CLIENT places: past it a 429 client_busy, while other clients still get in", () => {
+    const readers = new ResponseReaders();
+    const take = (client: string, response: number) => readers.take(`${client}-r${response}`, client);
+    const refusal = (act: () => unknown) => {
+      try {
+        act();
+      } catch (error) {
+        return error as HttpError;
+      }
+      throw new Error("not refused");
+    };
+    // One client reads response after response, one place each (as many GETs of new ids would).
+    const greedy: (() => void)[] = [];
+    for (let i = 0; i < MAX_READERS_PER_OBJECT - MAX_READERS_PER_CLIENT; i++) greedy.push(take("greedy", i));
+    // Failed before: it took all 1,024 places, and every other client was an object_busy.
+    const refused = refusal(() => take("greedy", 768));
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: "client_busy", message: expect.stringContaining("768 responses") });
+    expect(refused.headers).toEqual({ "retry-after": "15" });
+    expect(readers.ofClient("greedy")).toBe(768);
+    // A new response of its is refused alike; another client's is not.
+    expect(() => readers.checkRoom("greedy")).toThrow(HttpError);
+    expect(() => readers.checkRoom("other")).not.toThrow();
+    // The others share the last 256 places, each within its own share.
+    for (let i = 0; i < MAX_READERS_PER_CLIENT / 2; i++) take("second", i);
+    for (let i = 0; i < MAX_READERS_PER_CLIENT / 2; i++) take("third", i);
+    expect(readers.total).toBe(MAX_READERS_PER_OBJECT);
+    expect(refusal(() => take("fourth", 0)).body).toMatchObject({ code: "object_busy" });
+    // A place the greedy client gives back goes to a client under its share first: the greedy one
+    // stays refused while the object has no more than 256 places free.
+    greedy.pop()!();
+    expect(refusal(() => take("greedy", 900)).body).toMatchObject({ code: "client_busy" });
+    expect(take("fourth", 0)).toBeTypeOf("function");
+  });
+
+  it("holds through the object: a client's GETs past its share are refused, another client's are served", async () => {
+    const clock = new ManualTimers();
+    const { id, stub, response } = await startResponse(stalling(), clock, { IDLE_TIMEOUT_MS: "60000" });
+    // An object of 6 places and shares of 2 (16 per response as ever): its first client holds one.
+    await runInDurableObject(stub, (instance: ResponseBuffer) => {
+      const readers = new ResponseReaders(MAX_READERS_PER_RESPONSE, 6, 2);
+      readers.take(id, "greedy");
+      instance.useReaders(readers);
+    });
+    const readers = [response];
+    for (let i = 0; i < 3; i++) readers.push(await attachTo(stub, id, -1, "GET", "greedy"));
+    expect(readers.map((reader) => reader.status)).toEqual([200, 200, 200, 200]);
+    // Failed before: `client` was not read, and the object served its fifth GET too.
+    const refused = await attachTo(stub, id, -1, "GET", "greedy");
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ error: { code: "client_busy" } });
+    const other = await attachTo(stub, id, -1, "GET", "other");
+    expect(other.status).toBe(200);
+    for (const reader of [...readers, other]) await reader.body!.cancel("done");
   });
 });

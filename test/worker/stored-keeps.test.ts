@@ -106,4 +106,36 @@ describe("StoredKeeps", () => {
       expect(waits).toHaveLength(2);
     });
   });
+
+  it("keeps waiting for their commit are bounded: past the bound a keep is busy at once, nothing written, and once they commit one waits again", async () => {
+    const first = newTestResponseId();
+    const name = objectNameOf(first)!;
+    await runInDurableObject(objectOf(first), async (_instance, state) => {
+      // The commit waits until the test lets it: keeps pile up meanwhile.
+      const writes: (() => void)[] = [];
+      const ids = [1, 2, 3, 4].map(() => `${name}.${crypto.randomUUID()}.${testMac()}`);
+      const text = (id: string) => `{"id":"${id}"}`;
+      const bound = 2 * text(ids[0]!).length;
+      const keeps = new StoredKeeps(state.storage, undefined, (write) => void writes.push(write), undefined, bound);
+      const keep = (id: string) => keeps.keep({ type: "keep", id, owner: "o", text: text(id), ttlMs: 60_000 });
+      const waiting = [keep(ids[0]!), keep(ids[1]!)];
+      // Failed before: a third keep joined the queue (no bound), however many came.
+      expect(await keep(ids[2]!)).toEqual({ type: "busy" });
+      expect(writes).toHaveLength(1);
+      writes.shift()!();
+      expect(await Promise.all(waiting)).toEqual([1, 2].map(() => ({ type: "done", found: true })));
+      const read = (id: string) =>
+        storedResponseOp(
+          state.storage,
+          { type: "read", ids: [id], withEarlier: [], owner: "o", maxLength: 1e6 },
+          Date.now(),
+        );
+      expect(await read(ids[2]!)).toEqual({ type: "texts", texts: [null] });
+      // The queue is empty again: the next keep waits for its commit, and is written.
+      const next = keep(ids[3]!);
+      for (const write of writes.splice(0)) write();
+      expect(await next).toEqual({ type: "done", found: true });
+      expect(await read(ids[3]!)).toEqual({ type: "texts", texts: [{ text: text(ids[3]!), earlier: null }] });
+    });
+  });
 });

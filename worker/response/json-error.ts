@@ -43,6 +43,7 @@ export type ErrorCode =
   | "resume_window_passed"
   | "too_many_readers"
   | "object_busy"
+  | "client_busy"
   | "store_quota_exceeded";
 
 /** The body of an error response. */

@@ -101,21 +101,22 @@ export class ResponseBuffer extends DurableObject<Env> {
   }
 
   /**
-   * Starts resumable response `id` of a validated stream request. Resolves to `undefined` once it
-   * runs (its clients then read it through {@link fetch}), or to a JSON error (409 when `id` has
-   * already started, the upstream's errors before the stream).
+   * Starts resumable response `id` of a validated stream request for `client` (the hash of its
+   * token: `tokenOwner`). Resolves to `undefined` once it runs (its clients then read it through
+   * {@link fetch}), or to a JSON error (409 when `id` has already started, a 429 when its first
+   * client would find no place, the upstream's errors before the stream).
    */
-  startStream(id: string, request: StreamRequest): Promise<Response | undefined> {
-    return this.#answer(id, () => this.#startStream(id, request));
+  startStream(id: string, request: StreamRequest, client = ""): Promise<Response | undefined> {
+    return this.#answer(id, () => this.#startStream(id, request, client));
   }
 
   /**
-   * Starts resumable run `id` (see {@link RunStart}), or with `retry` retries it: a run that is
+   * Starts resumable run `id` (see {@link RunStart}) for `client`, or with `retry` retries it: a run
    * running or finished is read from the start, one a restart cut runs the loop again, each call
    * id answering from its record. Resolves like {@link startStream}.
    */
-  startRun(id: string, run: RunStart, retry: boolean): Promise<Response | undefined> {
-    return this.#answer(id, () => this.#startRun(id, run, retry));
+  startRun(id: string, run: RunStart, retry: boolean, client = ""): Promise<Response | undefined> {
+    return this.#answer(id, () => this.#startRun(id, run, retry, client));
   }
 
   /** Cancels response `id` (its log ends with `abort`); nothing happens for one that is not running. */
@@ -131,7 +132,7 @@ export class ResponseBuffer extends DurableObject<Env> {
   }
 
   /**
-   * `GET /attach?id=<response id>&after=<event id>`: one more client of a response, the frames
+   * `GET /attach?id=<response id>&after=<event id>&client=<token hash>`: one more client of a response, the frames
    * after `after` (-1: all), then live; or a JSON error. The one thing not an RPC method: a
    * client's body must cross as an HTTP body, whose source learns at once that its reader went
    * away. A stream returned over RPC tells its source only at its next write (workerd PR 7298),
@@ -144,7 +145,8 @@ export class ResponseBuffer extends DurableObject<Env> {
       const head = request.method === "HEAD";
       if ((request.method !== "GET" && !head) || pathname !== "/attach")
         throw new HttpError(404, { code: "not_found", message: "No such route." });
-      return this.#attach(id, Number(searchParams.get("after") ?? "-1"), head);
+      const client = searchParams.get("client") ?? "";
+      return this.#attach(id, Number(searchParams.get("after") ?? "-1"), head, client);
     });
     return answer ?? new Response(null, { status: 204 });
   }
@@ -192,16 +194,16 @@ export class ResponseBuffer extends DurableObject<Env> {
     return keyedStore(this.ctx.storage.kv, id);
   }
 
-  async #startStream(id: string, streamRequest: StreamRequest): Promise<undefined> {
+  async #startStream(id: string, streamRequest: StreamRequest, client: string): Promise<undefined> {
     if (this.#running.has(id) || this.#opening.has(id) || loadMeta(this.#store(id))) throw ALREADY_STARTED();
     // Arrays already one per log write window (the chain's own): the pump writes each as it comes.
     const context = this.#context();
-    return this.#begin(id, "stream", false, (controller) =>
+    return this.#begin(id, "stream", false, client, (controller) =>
       openEventBatches(streamRequest, context, controller.signal, true, context.settings.resumeWriteWindowMs),
     );
   }
 
-  async #startRun(id: string, run: RunStart, retry: boolean): Promise<undefined> {
+  async #startRun(id: string, run: RunStart, retry: boolean, client: string): Promise<undefined> {
     const store = this.#store(id);
     const meta = loadMeta(store);
     if (retry && !meta) throw UNKNOWN();
@@ -215,7 +217,7 @@ export class ResponseBuffer extends DurableObject<Env> {
     if (this.#running.has(id) || (meta?.done && !meta.interrupted)) return;
     const tools = recordedTools(this.#tools ?? demoTools({ timers: this.#runtime.timers }), store);
     const request = runRequestOf(run, tools);
-    await this.#begin(id, "run", meta !== undefined, async (controller) => {
+    await this.#begin(id, "run", meta !== undefined, client, async (controller) => {
       const { events, headers } = await openRunEvents(request, this.#context(), controller);
       const runEvents = events.pipeThrough(
         new TransformStream({ transform: (event, out) => out.enqueue(toRunEvent(event)) }),
@@ -235,10 +237,11 @@ export class ResponseBuffer extends DurableObject<Env> {
     id: string,
     kind: LogKind,
     replacing: boolean,
+    client: string,
     open: (controller: AbortController) => Promise<Opened>,
   ): Promise<undefined> {
-    // Refused before its provider is called when its first client would find no place.
-    this.#readers.checkRoom();
+    // Refused before its provider is called when its first client would find no place (those being opened count).
+    this.#readers.checkRoom(client, this.#opening.size);
     const upstream = new AbortController();
     this.#opening.set(id, upstream);
     let opened: Opened;
@@ -260,9 +263,7 @@ export class ResponseBuffer extends DurableObject<Env> {
     // A stream's arrays come one per write window already (the chain's own); a run's (every loop
     // event ready) are grouped by the pump's own window.
     const groupMs = kind === "stream" ? 0 : resumeWriteWindowMs;
-    const release = (): void => {
-      if (this.#running.get(id) === running) this.#running.delete(id);
-    };
+    const release = (): void => void (this.#running.get(id) === running && this.#running.delete(id));
     // A client that reads nothing holds the log full for the detached limit at most (`log-pump.ts`).
     const lagLimitMs = detachedLimitMs;
     const options = { timers: this.#runtime.timers, groupMs, lagLimitMs, resumeTtlMs, expiry, release };
@@ -274,9 +275,9 @@ export class ResponseBuffer extends DurableObject<Env> {
    * One client's body: the frames after `lastSeen` ({@link liveLogResponse}); a HEAD's answer
    * without it. A 429 past `MAX_READERS_PER_RESPONSE` clients of the response.
    */
-  #attach(id: string, lastSeen: number, head: boolean): Response {
+  #attach(id: string, lastSeen: number, head: boolean, client: string): Response {
     // Each client's place is given back when its body ends (`response-readers.ts`); a HEAD takes none.
-    const leave = head ? () => {} : this.#readers.take(id);
+    const leave = head ? () => {} : this.#readers.take(id, client);
     try {
       const { timers } = this.#runtime;
       const running = this.#running.get(id);

@@ -1,4 +1,5 @@
 import type { Settings } from "../env.ts";
+import { tokenOwner } from "../http/auth.ts";
 import { exposeAlso } from "../http/cors.ts";
 import { answersHead } from "../http/head.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
@@ -25,6 +26,8 @@ export interface ResponsePool {
   objects: number;
   /** The key that signs and checks response ids (`RESPONSE_ID_SECRET`, or the isolate's own). */
   key: CryptoKey;
+  /** Who asks (the hash of its token, `tokenOwner`): its share of an object's readers (`response-readers.ts`). */
+  client: string;
 }
 
 /**
@@ -48,6 +51,7 @@ export async function responsePool(
     },
     objects: settings.responseObjects,
     key: await responseIdKey(settings.responseIdSecret),
+    client: await tokenOwner(request),
   };
 }
 
@@ -64,7 +68,8 @@ export async function startResumableStream(
 ): Promise<Response> {
   const id = await newResponseId(pool.colo, pool.objects, pool.key);
   const stub = await stubOf(pool, id);
-  const answer = (await stub.startStream(id, streamRequest)) ?? (await attach(stub, id, -1));
+  const answer =
+    (await stub.startStream(id, streamRequest, pool.client)) ?? (await attach(stub, id, -1, "GET", pool.client));
   return withHeaders(answer, idHeaders(cors, id));
 }
 
@@ -83,7 +88,8 @@ export async function startResumableRun(
   const retried = request.headers.get("x-response-id");
   const id = retried ?? (await newResponseId(pool.colo, pool.objects, pool.key));
   const stub = await stubOf(pool, id);
-  const answer = (await stub.startRun(id, run, retried !== null)) ?? (await attach(stub, id, -1));
+  const answer =
+    (await stub.startRun(id, run, retried !== null, pool.client)) ?? (await attach(stub, id, -1, "GET", pool.client));
   return withHeaders(answer, idHeaders(cors, id));
 }
 
@@ -113,13 +119,14 @@ export async function resumeStream(
   }
   // A HEAD's GET takes no reader's place: it would hold a running response's first one, or put
   // off the cancellation of a response no client reads, and leave at once.
-  const answer = await attach(stub, id, lastSeen, answersHead(request) ? "HEAD" : "GET");
+  const answer = await attach(stub, id, lastSeen, answersHead(request) ? "HEAD" : "GET", pool.client);
   return withHeaders(answer, { ...cors, "x-response-id": id });
 }
 
 /**
  * A client's body of response `id`: the frames after event id `after` (-1: all), then live, or a
- * JSON error (`ResponseBuffer.fetch`).
+ * JSON error (`ResponseBuffer.fetch`); `client` (the hash of its token) takes one of its share of
+ * the object's places.
  *
  * @example
  * ```ts
@@ -131,8 +138,10 @@ export function attach(
   id: string,
   after: number,
   method: "GET" | "HEAD" = "GET",
+  client = "",
 ): Promise<Response> {
-  return stub.fetch(`https://response-buffer/attach?id=${encodeURIComponent(id)}&after=${after}`, { method });
+  const query = `id=${encodeURIComponent(id)}&after=${after}&client=${encodeURIComponent(client)}`;
+  return stub.fetch(`https://response-buffer/attach?${query}`, { method });
 }
 
 /**

@@ -9,7 +9,9 @@ import { HttpError } from "../response/json-error.ts";
  * the bound leaves room for a few reconnects of each of several readers. The clients of all the
  * responses of one object are bounded too ({@link MAX_READERS_PER_OBJECT}): the bound per response
  * alone let GETs of many ids, 16 each, pile up on the one object (its one thread, its isolate's
- * memory) that every other client of its pool slot shares.
+ * memory) that every other client of its pool slot shares. And one client (the hash of its token,
+ * `tokenOwner`) holds a share of them ({@link MAX_READERS_PER_CLIENT}): the object's bound alone
+ * let one client take all its places and lock every other client of the object out.
  *
  * @module
  */
@@ -27,6 +29,15 @@ export const MAX_READERS_PER_RESPONSE = 16;
  * provider is called.
  */
 export const MAX_READERS_PER_OBJECT = 1024;
+
+/**
+ * A client's share of an object's places: past it, a client (the hash of its token) takes another
+ * place only while more than this many stay free, so the last {@link MAX_READERS_PER_CLIENT} places
+ * of an object go to clients that hold fewer. One client holds at most 768 of the 1,024 places, and
+ * every other client still gets in; a deployment with one client token is one client, and reads at
+ * most 768 responses of one object at once.
+ */
+export const MAX_READERS_PER_CLIENT = 256;
 
 /**
  * The 429 of a resume past {@link MAX_READERS_PER_RESPONSE}, retried once a vanished reader's place
@@ -53,25 +64,47 @@ const objectBusy = (limit: number): HttpError =>
     { "retry-after": String(HEARTBEAT_MS / 1000) },
   );
 
+/** The 429 of a client past its share ({@link MAX_READERS_PER_CLIENT}) of a busy object: other clients still get in. */
+const clientBusy = (held: number): HttpError =>
+  new HttpError(
+    429,
+    {
+      code: "client_busy",
+      message: `This client already reads ${held} responses of this response's Durable Object, its share while the object is busy; close one, or retry later.`,
+    },
+    { "retry-after": String(HEARTBEAT_MS / 1000) },
+  );
+
 /**
- * The places of the clients reading each response of one object, and of all of them.
+ * The places of the clients reading each response of one object, of each client, and of all of them.
  *
  * @example
  * ```ts
- * const leave = readers.take(id); // throws the 429 when the response has MAX_READERS_PER_RESPONSE
+ * const leave = readers.take(id, client); // throws the 429 when the response has MAX_READERS_PER_RESPONSE
  * return new Response(logBody(cursor, leave), { headers });
  * ```
  */
 export class ResponseReaders {
   readonly #counts = new Map<string, number>();
+  /** Places held by each client: at most one entry per place, so bounded by `objectLimit`. */
+  readonly #clients = new Map<string, number>();
   readonly #limit: number;
   readonly #objectLimit: number;
+  readonly #share: number;
   #total = 0;
 
-  /** Places of at most `limit` readers per response, and `objectLimit` in all. */
-  constructor(limit: number = MAX_READERS_PER_RESPONSE, objectLimit: number = MAX_READERS_PER_OBJECT) {
+  /**
+   * Places of at most `limit` readers per response, and `objectLimit` in all, the last `share` of
+   * them for clients holding fewer than `share`.
+   */
+  constructor(
+    limit: number = MAX_READERS_PER_RESPONSE,
+    objectLimit: number = MAX_READERS_PER_OBJECT,
+    share: number = MAX_READERS_PER_CLIENT,
+  ) {
     this.#limit = limit;
     this.#objectLimit = objectLimit;
+    this.#share = share;
   }
 
   /** How many clients read the object's responses now, in all. */
@@ -79,9 +112,21 @@ export class ResponseReaders {
     return this.#total;
   }
 
-  /** Throws the 429 of a full object: a response started now would have no place for its first client. */
-  checkRoom(): void {
-    if (this.#total >= this.#objectLimit) throw objectBusy(this.#objectLimit);
+  /**
+   * Throws the 429 of a full object (`object_busy`), or of `client` past its share of a busy one
+   * (`client_busy`): a response started now would have no place for its first client. `pending`:
+   * responses being opened, whose first clients have yet to take their places.
+   */
+  checkRoom(client: string, pending = 0): void {
+    const total = this.#total + pending;
+    if (total >= this.#objectLimit) throw objectBusy(this.#objectLimit);
+    const held = this.ofClient(client);
+    if (held >= this.#share && this.#objectLimit - total <= this.#share) throw clientBusy(held);
+  }
+
+  /** How many places `client` holds now, over all the object's responses. */
+  ofClient(client: string): number {
+    return this.#clients.get(client) ?? 0;
   }
 
   /** How many clients read response `id` now. */
@@ -90,23 +135,31 @@ export class ResponseReaders {
   }
 
   /**
-   * Takes a place on response `id`, or throws a 429 (`too_many_readers` for the response's bound,
-   * `object_busy` for the object's); returns how to give it back (once, however often called).
+   * Takes a place on response `id` for `client`, or throws a 429 (`too_many_readers` for the
+   * response's bound, `object_busy` for the object's, `client_busy` for the client's share);
+   * returns how to give it back (once, however often called).
    */
-  take(id: string): () => void {
+  take(id: string, client: string): () => void {
     const count = this.of(id);
     if (count >= this.#limit) throw tooManyReaders();
-    this.checkRoom();
+    this.checkRoom(client);
     this.#counts.set(id, count + 1);
+    this.#clients.set(client, this.ofClient(client) + 1);
     this.#total++;
     let given = false;
     return () => {
       if (given) return;
       given = true;
       this.#total--;
-      const left = this.of(id) - 1;
-      if (left > 0) this.#counts.set(id, left);
-      else this.#counts.delete(id);
+      decrement(this.#counts, id);
+      decrement(this.#clients, client);
     };
   }
+}
+
+/** One less of `key` in `counts`, its entry dropped at none. */
+function decrement(counts: Map<string, number>, key: string): void {
+  const left = (counts.get(key) ?? 0) - 1;
+  if (left > 0) counts.set(key, left);
+  else counts.delete(key);
 }

@@ -8,6 +8,15 @@ import { type KeepOp, keepAlarmBy, type StoredResponseAnswer, writeKept } from "
 const MAX_COMMIT_LENGTH = 16 * 1024 * 1024;
 
 /**
+ * Characters of the keeps waiting for their commit at most, together: four commits' worth (64 Mi,
+ * up to 128 MiB as strings in the object's isolate). Keeps come as fast as responses complete
+ * anywhere in the isolates that store in this object, and a commit (a sync of its database) may be
+ * slow: unbounded, they piled up in the memory of the one object every client of its pool slot
+ * shares. Past it a keep answers `busy` at once, nothing written (its response says `store: false`).
+ */
+const MAX_WAITING_LENGTH = 4 * MAX_COMMIT_LENGTH;
+
+/**
  * Milliseconds a keep waits for others when the last commit held more than one response: keeps
  * are coming faster than commits, so waiting a little more gathers more of them per commit. A keep
  * after a commit of one (one response at a time) waits for a turn only.
@@ -47,6 +56,9 @@ export class StoredKeeps {
   readonly #timer: KeepTimer;
   readonly #quota: StoredQuota;
   #waiting: Waiting[] = [];
+  /** Characters of the keeps in {@link StoredKeeps.#waiting}, bounded by `maxWaiting`. */
+  #waitingLength = 0;
+  readonly #maxWaiting: number;
   /** Responses in the last commit. */
   #lastCount = 0;
 
@@ -55,24 +67,35 @@ export class StoredKeeps {
    * in one commit (at least one response): the keeps past it wait for the next turn. `timer`: the
    * platform's `setTimeout`, never a test's manual clock (a wait of 0 ms is a turn of the object's
    * event loop). `quota`: the count of the object's stored bytes (a keep past its op's
-   * `maxObjectBytes` answers `full`, nothing written).
+   * `maxObjectBytes` answers `full`, nothing written). `maxWaiting`: characters of the keeps waiting
+   * for their commit at most (past it a keep answers `busy`, nothing written).
    */
   constructor(
     storage: DurableObjectStorage,
     maxLength = MAX_COMMIT_LENGTH,
     timer: KeepTimer = (write, ms) => void setTimeout(write, ms),
     quota: StoredQuota = new StoredQuota(storage.kv),
+    maxWaiting = MAX_WAITING_LENGTH,
   ) {
     this.#storage = storage;
     this.#maxLength = maxLength;
     this.#timer = timer;
     this.#quota = quota;
+    this.#maxWaiting = maxWaiting;
   }
 
-  /** Keeps `op` with the keeps that reach the object before its turn: `found` false for an id that is not a response id. */
+  /**
+   * Keeps `op` with the keeps that reach the object before its turn: `found` false for an id that
+   * is not a response id, `busy` (nothing written) while the keeps waiting hold `maxWaiting`.
+   */
   keep(op: KeepOp): Promise<StoredResponseAnswer> {
+    const length = lengthOf(op);
+    // The first keep waits whatever its length: one response is bounded by MAX_STORED_RESPONSE_BYTES.
+    if (this.#waiting.length > 0 && this.#waitingLength + length > this.#maxWaiting)
+      return Promise.resolve({ type: "busy" });
     return new Promise((resolve, reject) => {
       this.#waiting.push({ op, resolve, reject });
+      this.#waitingLength += length;
       if (this.#waiting.length > 1) return;
       // One at a time (the isolate started no other, the last commit held one): written now, as
       // the turn cost such a response 2 to 5 ms of latency (bench/load, stored Responses at c=1).
@@ -87,11 +110,13 @@ export class StoredKeeps {
     let length = 0;
     let count = 0;
     for (const { op } of this.#waiting) {
-      length += op.text.length + (op.earlier?.length ?? 0);
-      if (count > 0 && length > this.#maxLength) break;
+      const next = length + lengthOf(op);
+      if (count > 0 && next > this.#maxLength) break;
+      length = next;
       count++;
     }
     const waiting = this.#waiting.splice(0, count);
+    this.#waitingLength -= length;
     this.#lastCount = count;
     // Past the bound: the rest at the next turn, not after another wait.
     if (this.#waiting.length > 0) this.#timer(() => void this.#write(), 0);
@@ -130,4 +155,9 @@ export class StoredKeeps {
       for (const keep of written) keep.reject(error);
     }
   }
+}
+
+/** Characters of a keep's response and its earlier items. */
+function lengthOf(op: KeepOp): number {
+  return op.text.length + (op.earlier?.length ?? 0);
 }

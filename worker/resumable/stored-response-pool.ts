@@ -55,7 +55,8 @@ function isolateDraw(): number {
  *
  * @example
  * ```ts
- * const stored = new StoredResponses(await responsePool(request, env.RESPONSES, settings), await tokenOwner(request), settings);
+ * const pool = await responsePool(request, env.RESPONSES, settings);
+ * const stored = new StoredResponses(pool, pool.client, settings); // the owner: the hash of the client token
  * const id = await stored.newId();
  * await stored.keep(id, JSON.stringify(record));
  * (await stored.read([id], { maxLength: 8 << 20, field: "previous_response_id" })).get(id); // its text, for the same owner
@@ -124,8 +125,9 @@ export class StoredResponses {
   /**
    * Keeps response `id`'s JSON `text` (and, apart, the `earlier` items it continued from) for
    * `STORE_TTL_MS`: false, and nothing written, when they do not {@link StoredResponses.fits}
-   * together, `id` is not this Worker's, or its object holds `MAX_STORED_BYTES_PER_OBJECT` already
-   * (then {@link StoredResponses.full}).
+   * together, `id` is not this Worker's, its object holds `MAX_STORED_BYTES_PER_OBJECT` already
+   * (then {@link StoredResponses.full}), or the keeps waiting in its object hold their bound
+   * (`stored-keeps.ts`: only this response is refused).
    */
   async keep(id: string, text: string, earlier?: string): Promise<boolean> {
     const stub = await this.#stub(id);

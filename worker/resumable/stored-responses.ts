@@ -65,13 +65,15 @@ export type StoredResponseOp =
 /**
  * What a {@link StoredResponseOp} answers: `texts` for a read (`null` where absent; `earlier` where
  * asked for and kept), `too-large` for a read past its length, `found` for a keep or a forget,
- * `full` for a keep past the object's `maxObjectBytes` (nothing written).
+ * `full` for a keep past the object's `maxObjectBytes`, `busy` for one that found the object's
+ * queue of keeps full (`stored-keeps.ts`): neither written.
  */
 export type StoredResponseAnswer =
   | { type: "texts"; texts: ({ text: string; earlier: string | null } | null)[] }
   | { type: "too-large" }
   | { type: "done"; found: boolean }
-  | { type: "full" };
+  | { type: "full" }
+  | { type: "busy" };
 
 /**
  * A stored response's header: how many pieces its text and its earlier items take, or (a response

@@ -1,5 +1,5 @@
 import type { Env } from "../../env.ts";
-import { authenticatedSettings, tokenOwner } from "../../http/auth.ts";
+import { authenticatedSettings } from "../../http/auth.ts";
 import { corsHeaders, corsOrigins, preflightResponse } from "../../http/cors.ts";
 import type { RequestContext } from "../../http/request-context.ts";
 import { asHttpError, HttpError } from "../../response/json-error.ts";
@@ -57,7 +57,9 @@ export async function storedResponsesOf(
 ): Promise<StoredResponses | undefined> {
   const { request, env, settings } = context;
   if (!env.RESPONSES) return undefined;
-  return new StoredResponses(await responsePool(request, env.RESPONSES, settings), await tokenOwner(request), settings);
+  // The pool's client is the token's owner (`tokenOwner`), hashed once.
+  const pool = await responsePool(request, env.RESPONSES, settings);
+  return new StoredResponses(pool, pool.client, settings);
 }
 
 // Under `/v1`, and under Azure OpenAI's `/openai`, where its clients read stored responses.
