@@ -92,6 +92,12 @@ export const endpoints: Record<string, Endpoint> = {
       return { code: body.error.code, field: body.error.param, message: body.error.message };
     },
   },
+  // Azure OpenAI's deployment path: Chat Completions, the deployment (openai/gpt-4o-mini) the model.
+  azure: {
+    path: "/openai/deployments/openai%2Fgpt-4o-mini/chat/completions",
+    valid: () => CHAT.valid(),
+    expectError: (response) => CHAT.expectError(response),
+  },
   ui: {
     path: "/v1/ui",
     valid: () =>
@@ -227,3 +233,5 @@ export const endpoints: Record<string, Endpoint> = {
     },
   },
 };
+
+const CHAT = endpoints["chat"]!;
