@@ -249,7 +249,7 @@ export function checkToolSchema(
     }
   };
   try {
-    nonFiniteNumbers(schema, path, report);
+    nonFiniteNumbers(schema, (at, message) => report(state.issues.length < MAX_ISSUES ? at() : path, message), path);
     visit(schema, path, 0, [schema, path], true);
     // Compiled where it is reached, each at depth 1 (as the compilation reads them).
     for (let i = 0, j = 0; i < targets.length || j < refs.length; )
