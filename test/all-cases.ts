@@ -59,6 +59,7 @@ import "./providers/bedrock/bedrock-converse-citations.cases.ts";
 import "./providers/bedrock/bedrock-invoke-citations.cases.ts";
 import "./providers/bedrock/bedrock-signature-bound.cases.ts";
 import "./providers/bedrock/bedrock-stop-sequence.cases.ts";
+import "./providers/bedrock/bedrock-image-blocks.cases.ts";
 import "./providers/cohere/cohere-rules.cases.ts";
 import "./providers/cohere/cohere-thinking.cases.ts";
 import "./providers/cohere/cohere-citations-next-turn.cases.ts";

@@ -11,15 +11,18 @@ import { BEDROCK_FINISH_REASONS } from "./bedrock-finish-reasons.ts";
 
 /**
  * What the decoder keeps of an open content block: a tool call, a reasoning block's text and
- * signature, or a server tool's `toolResult` (its start's fields, its deltas' content).
+ * signature, a server tool's `toolResult` (its start's fields, its deltas' content), or an image
+ * (its start's fields, its deltas' base64 bytes).
  */
 interface Block {
   tool?: true;
   text: string;
   signature?: string;
   result?: { [key: string]: JsonValue; content: JsonValue[][] };
-  /** The length of the result's deltas so far, as JSON text: bounded by `maxArgumentsLength`. */
+  /** The length of the result's deltas so far as JSON text, or of the image's bytes: bounded by `maxArgumentsLength`. */
   resultLength?: number;
+  image?: Payload;
+  chunks?: string[];
 }
 
 type Payload = Record<string, unknown>;
@@ -38,7 +41,11 @@ type Payload = Record<string, unknown>;
  * Amazon Nova's system tools) is a `block` reasoning part `{toolResult}` at its stop (its start's
  * fields, the deltas' blocks as its `content`), which the next turn sends back after its call; its
  * deltas, as JSON text, are bounded by the accumulator's `maxArgumentsLength` (past it, a
- * `ToolCallStreamError` of code `arguments-too-large` ends the stream). A delta for
+ * `ToolCallStreamError` of code `arguments-too-large` ends the stream). An image the model made
+ * (ImageBlockStart's `format`, then ImageBlockDelta's `source.bytes`, base64) is a `block` reasoning
+ * part `{image}` (Converse's ImageBlock, which the next turn sends back) at its stop, its bytes
+ * bounded the same way; a delta's `error` is a `provider-error` (`data`: `{ image: { error } }`) and
+ * the image is left out, as one whose bytes are not base64 is (a `malformed-payload` error). A delta for
  * a block that already stopped is ignored. Reasoning (`delta.reasoningContent`) streams as
  * `reasoning-delta`; its signature and redacted content become `reasoning-part`s, as with
  * Anthropic thinking, for the next turn. The signatures, held until their block's stop, are
@@ -137,8 +144,13 @@ export class BedrockConverseDecoder {
     const found = isRecord(start) && this.#block(payload);
     if (!found) return;
     const [index, block] = found;
-    const { toolUse, toolResult } = start as Payload;
+    const { toolUse, toolResult, image } = start as Payload;
     if (isRecord(toolResult)) return void (block.result = { ...(toolResult as Block["result"])!, content: [] });
+    if (isRecord(image)) {
+      block.image = image;
+      block.chunks = [];
+      return;
+    }
     if (!isRecord(toolUse)) return;
     block.tool = true;
     const id = nonEmptyString(toolUse["toolUseId"]);
@@ -170,16 +182,19 @@ export class BedrockConverseDecoder {
     }
     const result = delta["toolResult"];
     // Each delta's list, flattened at the stop (a spread of a long list would overflow the stack).
-    if (Array.isArray(result) && block.result) {
-      // A server tool's output is kept whole for the next turn: bounded as a call's arguments are.
-      // An array's JSON text is always written (a writer gives undefined only for undefined).
-      block.resultLength = (block.resultLength ?? 0) + this.#write(result)!.length;
-      if (block.resultLength > this.#maxResultLength)
-        throw new ToolCallStreamError({
-          code: "arguments-too-large",
-          message: `A server tool's result is over maxArgumentsLength (${this.#maxResultLength}).`,
-        });
+    // An array's JSON text is always written (a writer gives undefined only for undefined).
+    if (Array.isArray(result) && block.result && this.#kept(block, this.#write(result)!))
       block.result.content.push(result as JsonValue[]);
+    const image = delta["image"];
+    // An image's deltas come after its start, which says its format.
+    if (isRecord(image) && block.chunks) {
+      const { error, source } = image;
+      const bytes = isRecord(source) && source["bytes"];
+      if (typeof bytes === "string" && this.#kept(block, bytes)) block.chunks.push(bytes);
+      if (isRecord(error)) {
+        delete block.chunks; // the image is incomplete: left out, its later deltas too
+        emit(providerError({ image: { error } }));
+      }
     }
     const reasoning = delta["reasoningContent"];
     if (!isRecord(reasoning)) return;
@@ -202,6 +217,35 @@ export class BedrockConverseDecoder {
     if (redacted) emit({ type: "reasoning-part", part: { type: "redacted", data: redacted } });
   }
 
+  /**
+   * A server tool's output or an image, kept whole for the next turn: bounded as a call's arguments
+   * are, by the length of its deltas (`text`, their JSON text or base64).
+   */
+  #kept(block: Block, text: string): true {
+    if ((block.resultLength = (block.resultLength ?? 0) + text.length) > this.#maxResultLength)
+      throw new ToolCallStreamError({
+        code: "arguments-too-large",
+        message: `A server tool's result or an image is over maxArgumentsLength (${this.#maxResultLength}).`,
+      });
+    return true;
+  }
+
+  /** An image at its stop, its deltas' bytes (each base64 of its own, padded) decoded, then encoded again as one. */
+  #image({ image, chunks }: Block): void {
+    let bytes: string;
+    if (!chunks!.length) return;
+    try {
+      bytes = btoa(chunks!.map((chunk) => atob(chunk)).join(""));
+    } catch {
+      return this.#emit({
+        type: "error",
+        error: { code: "malformed-payload", message: "An image's bytes are not base64; it was skipped." },
+      });
+    }
+    const block = { image: { ...image, source: { bytes } } } as { [key: string]: JsonValue };
+    this.#emit({ type: "reasoning-part", part: { type: "block", block } });
+  }
+
   #onStop(payload: Payload): void {
     const found = this.#block(payload);
     if (!found) return;
@@ -215,6 +259,7 @@ export class BedrockConverseDecoder {
         type: "reasoning-part",
         part: { type: "block", block: { toolResult: { ...result, content: result.content.flat() } } },
       });
+    else if (block.chunks) this.#image(block);
     else if (block.tool) this.#emit({ type: "tool-call-end", index });
     else if (block.signature)
       this.#emit({ type: "reasoning-part", part: { type: "signed", text: block.text, signature: block.signature } });

@@ -13,7 +13,8 @@ import { asText, idOf, piecesInOrder, splitCited, type AssistantTurn, type ToolR
  * `toolUse` with `type: "server_tool_use"`, then its `toolResult` block (a `block` reasoning part
  * of the turn), which Bedrock takes back (pydantic-ai's recorded multi-turn code execution sends
  * both and gets a 200), so the model keeps what the tool gave; one whose result did not come in
- * the turn is left out. A cited text (kept by `ConverseCitations`) goes back as its
+ * the turn is left out. An image the model made (a `block` part `{image}`) goes back in its place,
+ * as Converse's image block. A cited text (kept by `ConverseCitations`) goes back as its
  * `citationsContent` block (its text and citations), in place of that text. Converse refuses a
  * blank text block, so text of white space alone is left out; a
  * turn of none of these (a refusal before any output) gives
@@ -34,7 +35,7 @@ export function bedrockAssistantMessage(turn: AssistantTurn): Record<string, unk
     part: (part): Record<string, unknown>[] => {
       if (part.type === "signed")
         return [{ reasoningContent: { reasoningText: { text: part.text, signature: part.signature } } }];
-      return part.type === "redacted" ? [{ reasoningContent: { redactedContent: part.data } }] : [];
+      return part.type === "redacted" ? [{ reasoningContent: { redactedContent: part.data } }] : imageBlocks(part);
     },
     text: bedrockTextBlocks,
     call: (call) => {
@@ -73,6 +74,19 @@ function citedTextOf(part: ReasoningPart): string | undefined {
   const cited = part.type === "block" ? part.block["citationsContent"] : undefined;
   const content = isRecord(cited) ? cited["content"] : undefined;
   return Array.isArray(content) ? content.map((piece) => (isRecord(piece) ? piece["text"] : "")).join("") : undefined;
+}
+
+/**
+ * A turn's kept image (a `block` part `{ image }`, an image the model made) as the Converse content
+ * block it came as, for the next turn; any other part gives none.
+ *
+ * @example
+ * ```ts
+ * content.push(...imageBlocks(part)); // [{ image: { format: "png", source: { bytes: "iVBORw0KGgo=" } } }]
+ * ```
+ */
+export function imageBlocks(part: ReasoningPart): Record<string, unknown>[] {
+  return part.type === "block" && isRecord(part.block["image"]) ? [part.block] : [];
 }
 
 /**

@@ -16,7 +16,7 @@ import {
 import type { ReasoningPart } from "../../shared/deltas.ts";
 import { anthropicThinking } from "../reasoning.ts";
 import { piecesInOrder } from "../turn.ts";
-import { bedrockTextBlocks, serverResults } from "./bedrock-messages.ts";
+import { bedrockTextBlocks, imageBlocks, serverResults } from "./bedrock-messages.ts";
 import { bedrockToolDefinitions } from "./bedrock-tools.ts";
 
 /** The answer's length, beyond the thinking budget, sent with thinking when the request gives none. */
@@ -86,7 +86,8 @@ function toBlocks(message: Exclude<RequestMessage, { role: "system" }>, path: st
   // whose `toolResult` the turn holds is a server tool's (Amazon Nova's system tools): both go back.
   const results = serverResults(message.reasoningParts);
   return piecesInOrder(turnOf(message), {
-    part: (part) => (claude ? reasoningBlocks([part]) : []),
+    // Claude's thinking (the other models sign nothing), and an image the model made, in its place.
+    part: (part) => [...(claude ? reasoningBlocks([part]) : []), ...imageBlocks(part)],
     text: bedrockTextBlocks,
     call: (call, j): Fields[] => {
       const toolUse = {

@@ -26,7 +26,7 @@ export function converseEvents(body: Payload): Payload[] | undefined {
     if (!isRecord(block)) return;
     const start = (value: Payload) => events.push({ contentBlockStart: { contentBlockIndex, start: value } });
     const delta = (value: Payload) => events.push({ contentBlockDelta: { contentBlockIndex, delta: value } });
-    const { text, toolUse, toolResult, reasoningContent, citationsContent } = block;
+    const { text, toolUse, toolResult, reasoningContent, citationsContent, image } = block;
     if (typeof text === "string") delta({ text });
     if (isRecord(toolUse)) {
       const { input, ...call } = toolUse;
@@ -38,6 +38,12 @@ export function converseEvents(body: Payload): Payload[] | undefined {
       const { content, ...result } = toolResult;
       start({ toolResult: result });
       delta({ toolResult: arrayOf(content) });
+    }
+    if (isRecord(image)) {
+      // An image the model made: its start's format, then its bytes as one delta.
+      const { source, ...fields } = image;
+      start({ image: fields });
+      delta({ image: { source } });
     }
     if (isRecord(reasoningContent)) {
       const { reasoningText, redactedContent } = reasoningContent;
