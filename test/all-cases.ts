@@ -51,6 +51,7 @@ import "./providers/openai-responses/openai-responses-server-calls.cases.ts";
 import "./providers/openai-responses/openai-responses-refusal.cases.ts";
 import "./providers/openai-responses/openai-responses-incomplete-item.cases.ts";
 import "./providers/openai-responses/openai-responses-citations.cases.ts";
+import "./providers/openai-responses/openai-responses-status-events.cases.ts";
 import "./providers/bedrock/bedrock-next-turn.cases.ts";
 import "./providers/bedrock/bedrock-rules.cases.ts";
 import "./providers/bedrock/bedrock-server-tools.cases.ts";

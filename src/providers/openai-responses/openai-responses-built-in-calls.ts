@@ -124,6 +124,10 @@ export class ResponsesBuiltInCalls {
    * without its operation), `shell_call_command.added` / `.delta` / `.done` (which carry a
    * `command_index`). Any other event changes nothing: a refusal's delta (`response.refusal.delta`,
    * which the decoder keeps itself) comes too, at index -1, for a subclass's bound (`ResponsesCitations`').
+   * Nor do, knowingly, the events that carry no text, call or error the items do not (`openai` 7.60's
+   * types): the tools' statuses, `response.compaction.compacting`, a hosted shell's
+   * `shell_call_output_content` (its `shell_call_output` item is kept whole), audio and its transcript
+   * (no output item holds them), and event types added later.
    */
   event(type: string, event: Record<string, unknown>, index: number): void {
     switch (type) {
