@@ -8,7 +8,9 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { objectNameOf } from "../../worker/resumable/response-id.ts";
 import { StoredKeeps } from "../../worker/resumable/stored-keeps.ts";
-import { storedResponseOp } from "../../worker/resumable/stored-responses.ts";
+import { OlderStoredCount } from "../../worker/resumable/stored-count.ts";
+import { StoredQuota } from "../../worker/resumable/stored-quota.ts";
+import { storedResponseOp, writeKept } from "../../worker/resumable/stored-responses.ts";
 import { newTestResponseId, objectOf, testMac } from "./support.ts";
 
 /** Keeps in `storage` that record the wait each keep asks for, and write at the next turn all the same. */
@@ -136,6 +138,77 @@ describe("StoredKeeps", () => {
       for (const write of writes.splice(0)) write();
       expect(await next).toEqual({ type: "done", found: true });
       expect(await read(ids[3]!)).toEqual({ type: "texts", texts: [{ text: text(ids[3]!), earlier: null }] });
+    });
+  });
+
+  it("counts the responses an older Worker stored uncounted, a page per commit, so the object's bound holds; their deletion gives them back", async () => {
+    const first = newTestResponseId();
+    const name = objectNameOf(first)!;
+    await runInDurableObject(objectOf(first), async (_instance, state) => {
+      const id = () => `${name}.${crypto.randomUUID()}.${testMac()}`;
+      // Three responses as a Worker before MAX_STORED_BYTES_PER_OBJECT kept them: no bytes in their
+      // headers, no count (one in pieces: its text past a piece, 512 Ki characters).
+      const older = [id(), id(), id()];
+      const texts = [`{"a":1}`, `{"b":"${"x".repeat(600 * 1024)}"}`, `{"c":3}`];
+      older.forEach((old, i) =>
+        writeKept(
+          state.storage,
+          { type: "keep", id: old, owner: "o", text: texts[i]!, earlier: "[]", ttlMs: 60_000 },
+          Date.now(),
+        ),
+      );
+      const olderBytes = texts.reduce((sum, text) => sum + 2 * (text.length + 2), 0);
+      const quota = new StoredQuota(state.storage.kv);
+      expect(quota.used).toBe(0);
+      const keeps = new StoredKeeps(state.storage, undefined, undefined, quota);
+      const keep = (kept: string, maxObjectBytes: number) =>
+        keeps.keep({ type: "keep", id: kept, owner: "o", text: `{"id":"${kept}"}`, ttlMs: 60_000, maxObjectBytes });
+      // A bound the older responses take nearly whole: the new one does not fit beside them.
+      // Failed before: it was kept (the older ones counted nothing), past the bound.
+      expect(await keep(id(), olderBytes + 10)).toEqual({ type: "full" });
+      expect(quota.used).toBe(olderBytes);
+      expect(new StoredQuota(state.storage.kv).used).toBe(olderBytes);
+      // Counted once: the next commit counts them no more.
+      const fits = id();
+      expect(await keep(fits, olderBytes + 1000)).toEqual({ type: "done", found: true });
+      const keptBytes = 2 * `{"id":"${fits}"}`.length;
+      expect(quota.used).toBe(olderBytes + keptBytes);
+      // An older one deleted gives back what it was counted.
+      expect(
+        await storedResponseOp(state.storage, { type: "forget", id: older[1]!, owner: "o" }, Date.now(), quota),
+      ).toEqual({
+        type: "done",
+        found: true,
+      });
+      expect(quota.used).toBe(olderBytes + keptBytes - 2 * (texts[1]!.length + 2));
+    });
+  });
+
+  it("OlderStoredCount walks the expiry index a page per step, from where it stopped, and reads nothing once it ended", async () => {
+    const first = newTestResponseId();
+    const name = objectNameOf(first)!;
+    await runInDurableObject(objectOf(first), async (_instance, state) => {
+      for (let i = 0; i < 3; i++) {
+        const op = {
+          type: "keep",
+          id: `${name}.${crypto.randomUUID()}.${testMac()}`,
+          owner: "o",
+          text: "{}",
+          ttlMs: 60_000,
+        } as const;
+        writeKept(state.storage, op, Date.now() + i);
+      }
+      const quota = new StoredQuota(state.storage.kv);
+      const walk = new OlderStoredCount(state.storage.kv, 1);
+      const counts: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        walk.step(quota);
+        counts.push(quota.used);
+      }
+      expect(counts).toEqual([4, 8, 12, 12]);
+      // Ended: a new walk (a fresh instance) reads the end's row and counts nothing again.
+      new OlderStoredCount(state.storage.kv, 1).step(quota);
+      expect(quota.used).toBe(12);
     });
   });
 });

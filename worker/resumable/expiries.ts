@@ -58,6 +58,12 @@ export class Expiries {
     this.#kv.delete(ownKey(id));
   }
 
+  /** At most `limit` entries of the index after entry `cursor` (from its start without), in order: their keys and ids. */
+  page(cursor: string | undefined, limit: number): [string, string][] {
+    const start = cursor === undefined ? INDEX : `${cursor}\u0000`;
+    return [...this.#kv.list({ prefix: INDEX, start, limit })].map(([key, id]) => [key, id as string]);
+  }
+
   /** The earliest time in the index, or `undefined` when it is empty. */
   next(): number | undefined {
     for (const [key] of this.#kv.list({ prefix: INDEX, limit: 1 })) return timeOf(key);

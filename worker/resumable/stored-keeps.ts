@@ -1,3 +1,4 @@
+import { OlderStoredCount } from "./stored-count.ts";
 import { StoredQuota, storedBytes } from "./stored-quota.ts";
 import { type KeepOp, keepAlarmBy, type StoredResponseAnswer, writeKept } from "./stored-responses.ts";
 
@@ -55,6 +56,8 @@ export class StoredKeeps {
   readonly #maxLength: number;
   readonly #timer: KeepTimer;
   readonly #quota: StoredQuota;
+  /** The walk that counts the responses an older Worker stored uncounted (`stored-count.ts`). */
+  readonly #older: OlderStoredCount;
   #waiting: Waiting[] = [];
   /** Characters of the keeps in {@link StoredKeeps.#waiting}, bounded by `maxWaiting`. */
   #waitingLength = 0;
@@ -82,6 +85,7 @@ export class StoredKeeps {
     this.#timer = timer;
     this.#quota = quota;
     this.#maxWaiting = maxWaiting;
+    this.#older = new OlderStoredCount(storage.kv);
   }
 
   /**
@@ -120,6 +124,8 @@ export class StoredKeeps {
     this.#lastCount = count;
     // Past the bound: the rest at the next turn, not after another wait.
     if (this.#waiting.length > 0) this.#timer(() => void this.#write(), 0);
+    // The older responses' bytes first, a page of them: the keeps below are held to the whole count.
+    this.#older.step(this.#quota);
     const now = Date.now();
     const written: Waiting[] = [];
     let earliest: number | undefined;

@@ -13,7 +13,8 @@ import type { KvStorage } from "./keyed-store.ts";
  * The count is one row of the object's storage, written with the commit of the keeps it counts (no
  * read of its own on a keep: the object reads it once, then counts in memory); a deleted or
  * expired response gives back what its header says it took. Responses an older Worker stored
- * (a header without `bytes`) were never counted, and give back nothing.
+ * (a header without `bytes`) are counted by a walk of the object's expiry index, a page per commit
+ * of keeps (`stored-count.ts`), which writes their `bytes` into their headers.
  *
  * @module
  */

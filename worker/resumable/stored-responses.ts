@@ -1,5 +1,5 @@
 import { Expiries } from "./expiries.ts";
-import { deleteResponse, keyedStore } from "./keyed-store.ts";
+import { deleteResponse, keyedStore, type KvStorage } from "./keyed-store.ts";
 import { objectNameOf } from "./response-id.ts";
 import { StoredQuota, storedBytes } from "./stored-quota.ts";
 
@@ -228,6 +228,33 @@ export async function keepAlarmBy(storage: DurableObjectStorage, expires: number
  */
 export function keptBytes(kv: DurableObjectStorage["kv"], id: string): number {
   return (keyedStore(kv, id).get(HEADER) as StoredHeader | undefined)?.bytes ?? 0;
+}
+
+/**
+ * Counts stored response `id` when an older Worker stored it (its header has no `bytes`): its
+ * bytes, as {@link storedBytes} counts them, written into its header (so its deletion or expiry
+ * gives them back) and returned; `undefined` for a response counted already, or none. Reads its
+ * header and at most its two last pieces (every other piece is {@link PIECE_LENGTH} long).
+ *
+ * @example
+ * ```ts
+ * const bytes = countOlder(ctx.storage.kv, id);
+ * if (bytes !== undefined) quota.take(bytes, Number.POSITIVE_INFINITY);
+ * ```
+ */
+export function countOlder(kv: KvStorage, id: string): number | undefined {
+  const store = keyedStore(kv, id);
+  const head = store.get(HEADER) as StoredHeader | undefined;
+  if (head === undefined || head.bytes !== undefined) return undefined;
+  const length = (count: number, key: (n: number) => string): number =>
+    count === 0 ? 0 : (count - 1) * PIECE_LENGTH + ((store.get(key(count - 1)) as string | undefined)?.length ?? 0);
+  const units =
+    head.pieces === 0
+      ? (head.text?.length ?? 0) + (head.earlier?.length ?? 0)
+      : length(head.pieces, piece) + length(head.earlierPieces, earlierPiece);
+  head.bytes = 2 * units;
+  store.put(HEADER, head);
+  return head.bytes;
 }
 
 /** `text` in pieces of at most {@link PIECE_LENGTH} characters (one, empty, for an empty text). */
