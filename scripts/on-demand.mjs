@@ -34,7 +34,7 @@ export const ON_DEMAND = {
   "sdk-clients": {
     packages: {
       "@aws-sdk/client-bedrock-runtime": "3.1164.0",
-      "@google/genai": "3.3.0",
+      "@google/genai": "3.6.1",
       "@smithy/node-http-handler": "4.14.2",
       "cohere-ai": "8.1.0",
     },
