@@ -33,7 +33,7 @@ export const ON_DEMAND = {
   // whose types test/node/next-turn-sdk-types.test.ts checks the next turns against.
   "sdk-clients": {
     packages: {
-      "@aws-sdk/client-bedrock-runtime": "3.1164.0",
+      "@aws-sdk/client-bedrock-runtime": "3.1178.0",
       "@google/genai": "3.6.1",
       "@smithy/node-http-handler": "4.14.2",
       "cohere-ai": "8.1.0",
