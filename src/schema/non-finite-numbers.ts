@@ -28,6 +28,9 @@ function pathOf(place: Place, path: string): string {
  * `const: null`). Iterative, each value once: linear in the value's size, whatever its depth. A
  * path is built only when `report` asks for it (`at()`: a path per array and object took 2/3 of
  * checkToolSchema's time on a 6.6 MB `enum`), which it does for the issues it keeps, at most 20.
+ * Each object once too, at the first place that reaches it: an app's schema may hold one object in
+ * many places (2^n ways down n levels of `anyOf: [s, s]`) or in a cycle, as JSON never does, and
+ * the schema's other walks read it once.
  */
 export function nonFiniteNumbers(
   value: unknown,
@@ -35,13 +38,15 @@ export function nonFiniteNumbers(
   path: string,
 ): void {
   const stack: Place[] = [[value, undefined, ""]];
+  const walked = new Set<object>();
   for (let next = stack.pop(); next; next = stack.pop()) {
     const at = next[0];
     if (typeof at === "number" && !Number.isFinite(at)) {
       const place = next;
       report(() => pathOf(place, path), Number.isNaN(at) ? "is NaN, which JSON has no number for" : PAST_DOUBLE);
     }
-    if (at === null || typeof at !== "object") continue;
+    if (at === null || typeof at !== "object" || walked.has(at)) continue;
+    walked.add(at);
     // Pushed in reverse, so that they are reported in the order they are written.
     if (Array.isArray(at)) for (let i = at.length - 1; i >= 0; i--) stack.push([at[i], next, i]);
     else {

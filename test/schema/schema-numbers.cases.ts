@@ -49,6 +49,28 @@ group("checkToolSchema: a number past a double, wherever it sits", (test) => {
     assertEquals(many[20], "parameters: and 980 more problems");
   });
 
+  test("an object an app's schema holds in many places, or in a cycle, is walked for such numbers once", () => {
+    // JSON never shares an object, but an app's schema may: one subschema in two branches, level
+    // after level (2^16 ways to its leaf), or an object holding itself. checkToolSchema's other walks
+    // read each object once; the walk for numbers past a double read it once per way (65,536 reads
+    // of the leaf), and went round a cycle without end.
+    let reads = 0;
+    const leaf = {
+      type: "number",
+      get default() {
+        reads++;
+        return 1;
+      },
+    };
+    let shared: Record<string, unknown> = leaf;
+    for (let i = 0; i < 16; i++) shared = { anyOf: [shared, shared] };
+    assertEquals(issues(shared), []);
+    assertEquals(reads < 16, true, `the leaf read ${reads} times`);
+    const cycle: Record<string, unknown> = { type: "object", properties: {}, examples: [Number.POSITIVE_INFINITY] };
+    (cycle["properties"] as Record<string, unknown>)["self"] = cycle;
+    assertEquals(issues(cycle), [`parameters.examples[0]: ${PAST}`]);
+  });
+
   test("multipleOf: 1e-400, read as 0, is said to be so", () => {
     assertEquals(issues(JSON.parse('{"multipleOf": 1e-400}')), [
       "parameters.multipleOf: must be a number greater than 0 (one nearer 0 than a double holds, such as 1e-400, reads as 0)",
