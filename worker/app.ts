@@ -80,6 +80,16 @@ const TABLE: readonly Route[] = [
   { route: "GET /openai/responses/<id>/input_items", serve: stored },
   { route: "POST /openai/responses/<id>/cancel", serve: stored },
   { route: "GET /openai/models", serve: (request, env) => modelsRoute(request, env) },
+  // Azure OpenAI's v1 API: the plain OpenAI client at `{endpoint}/openai/v1/`, the `/v1` routes.
+  {
+    route: "POST /openai/v1/chat/completions",
+    serve: (request, env, runtime) => chatCompletionsRoute(request, env, runtime),
+  },
+  { route: "POST /openai/v1/responses", serve: (request, env, runtime) => responsesRoute(request, env, runtime) },
+  { route: "GET|DELETE /openai/v1/responses/<id>", serve: stored },
+  { route: "GET /openai/v1/responses/<id>/input_items", serve: stored },
+  { route: "POST /openai/v1/responses/<id>/cancel", serve: stored },
+  { route: "GET /openai/v1/models", serve: (request, env) => modelsRoute(request, env) },
   { route: "GET /healthz", serve: (request, env) => healthzRoute(request, env) },
   // The demo page (its assets too); anything else is the 404 that lists the routes.
   { route: "GET /", serve: (request) => pageRoute(request, ROUTES) },

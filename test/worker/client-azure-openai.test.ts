@@ -8,28 +8,15 @@
 import { AzureOpenAI as Azure6 } from "openai";
 import { AzureOpenAI as Azure7 } from "openai-v7";
 import { describe, expect, it } from "vitest";
-import type { Env } from "../../worker/env.ts";
-import { workerFetch } from "./client-support.ts";
+import { recordingFetch } from "./client-support.ts";
 import { live, scripted, WEATHER } from "./open-responses-support.ts";
-import { type FakeUpstream, responses, worker } from "./support.ts";
+import { responses, worker } from "./support.ts";
 
 const MAJORS = { 6: Azure6, 7: Azure7 } as const;
 const API_VERSION = "2025-04-01-preview";
 const CALL = { text: "Checking.", calls: [{ name: "get_weather", arguments: { location: "Paris" } }] };
 const chatTools = [{ type: "function" as const, function: WEATHER }];
 const messages = [{ role: "user" as const, content: "Weather in Paris?" }];
-
-/** A `fetch` into the Worker that notes each path (and query) the client sent. */
-function recordingFetch(upstream: FakeUpstream, env: Env) {
-  const paths: string[] = [];
-  const inner = workerFetch({ env, upstream });
-  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(input instanceof Request ? input.url : input);
-    paths.push(`${url.pathname}${url.search}`);
-    return inner(input, init);
-  }) as typeof globalThis.fetch;
-  return { fetch, paths };
-}
 
 for (const [major, AzureOpenAI] of Object.entries(MAJORS)) {
   // Typed as openai-node 6's (a union of both majors' overloads is not callable); each runs as itself.

@@ -48,6 +48,18 @@ export function workerFetch(options: { env?: Env; upstream?: FakeUpstream; timer
   return (async (input: RequestInfo | URL, init?: RequestInit) => call(new Request(input, init), env)) as typeof fetch;
 }
 
+/** A {@link workerFetch} that notes each path (and query) the client sent, as `paths`. */
+export function recordingFetch(upstream: FakeUpstream, env: Env): { fetch: typeof fetch; paths: string[] } {
+  const paths: string[] = [];
+  const inner = workerFetch({ env, upstream });
+  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : input);
+    paths.push(`${url.pathname}${url.search}`);
+    return inner(input, init);
+  }) as typeof globalThis.fetch;
+  return { fetch, paths };
+}
+
 /** An env with an OpenAI and an Anthropic upstream on their own fake hosts, and client token `t`. */
 export const OPENAI_ANTHROPIC_ENV: Env = testEnv({
   OPENAI_API_KEY: "k",

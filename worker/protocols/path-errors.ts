@@ -41,6 +41,6 @@ export function errorShapeOf(request: Request, pathname: string): (error: HttpEr
   if (request.headers.has("anthropic-version")) return anthropicErrorResponse;
   const rest = pathname.replace(/\/{2,}/g, "/").replace(/^(?:\/v1)+(?=\/)/, "");
   if (/^\/openai(?:\/|$)/.test(rest))
-    return /^\/openai\/responses(?:\/|$)/.test(rest) ? responsesErrorResponse : openAIErrorResponse;
+    return /^\/openai(?:\/v1)?\/responses(?:\/|$)/.test(rest) ? responsesErrorResponse : openAIErrorResponse;
   return SHAPES.find(([prefix]) => prefix.test(rest))?.[1] ?? errorResponse;
 }

@@ -62,8 +62,8 @@ export async function storedResponsesOf(
   return new StoredResponses(pool, pool.client, settings);
 }
 
-// Under `/v1`, and under Azure OpenAI's `/openai`, where its clients read stored responses.
-const PATH = /^\/(?:v1|openai)\/responses\/([^/]+)(\/input_items|\/cancel)?$/;
+// Under `/v1`, and under Azure OpenAI's `/openai` and `/openai/v1`, where its clients read them.
+const PATH = /^\/(?:v1|openai|openai\/v1)\/responses\/([^/]+)(\/input_items|\/cancel)?$/;
 
 /**
  * `GET`/`DELETE /v1/responses/<id>`, `GET /v1/responses/<id>/input_items` and
