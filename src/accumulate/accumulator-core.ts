@@ -1,6 +1,6 @@
 import type { FinishReason, ProviderDelta, ToolCallChunkDelta, ToolCallEndDelta } from "../shared/deltas.ts";
 import type { StreamErrorInfo } from "../shared/errors.ts";
-import type { AbortReason, FinishEvent, InvalidToolCall, ToolCall, ToolCallEvent } from "../shared/events.ts";
+import type { AbortReason, InvalidToolCall, ToolCall, ToolCallEvent } from "../shared/events.ts";
 import { withChoice } from "../shared/values.ts";
 import {
   DEFAULT_MAX_ARGUMENTS_LENGTH,
@@ -9,7 +9,8 @@ import {
 } from "./accumulator-options.ts";
 import type { AccumulatorState } from "./accumulator-state.ts";
 import { LOST_FRAGMENT, settle } from "./final-arguments.ts";
-import { byIndex, summary, ToolCallRegistry, withCallFields, type OpenToolCall } from "./tool-call-registry.ts";
+import { finishEvent } from "./finish-event.ts";
+import { summary, ToolCallRegistry, withCallFields, type OpenToolCall } from "./tool-call-registry.ts";
 
 /** An accumulator's state and registry (a pair), for the snapshot functions (outside the class: bundles that never snapshot do not carry them). Not exported by the package. */
 export let accumulatorInternals: (accumulator: ToolCallAccumulatorCore) => [AccumulatorState, ToolCallRegistry];
@@ -270,27 +271,11 @@ export class ToolCallAccumulatorCore {
     else this.abort(providerErrorSeen ? "provider-error" : "input-ended");
   }
 
-  /** The `finish` event: the state's fields in order, calls sorted, the reason normalized, then the `turnBlocks` plug-in's. */
+  /** The `finish` event, once every call is settled. */
   #finish(): void {
     this.#completeAll();
-    const s = this.#s;
-    s.closed = true;
-    const { finishSeen: _f, providerErrorSeen: _p, closed: _c, order: _o, reason: given = "other", ...fields } = s;
-    fields.toolCalls.sort(byIndex);
-    fields.invalidToolCalls.sort(byIndex);
-    // `tool-calls`: calls to answer; a normal stop with complete calls is one (OpenAI's `stop` for a forced function,
-    // Gemini's `STOP`), and an end with no finish (`[DONE]`) unless a value was cut short (`invalid-json`). `turnBlocks`
-    // tells calls the provider ran apart. A provider's error, or a call a skipped payload cut, fails a turn not refused:
-    // set last, so no plug-in's reason overrides it (`approval`: nothing of a failed turn is to be approved).
-    const failed =
-      s.providerErrorSeen || fields.invalidToolCalls.some((call) => call.error.code === LOST_FRAGMENT.code);
-    const answer =
-      fields.toolCalls.some((call) => !call.providerExecuted && !call.choice) &&
-      (!s.reason ? !s.invalidToolCalls.some((call) => call.error.code === "invalid-json") : given === "stop");
-    const event: FinishEvent = { type: "finish", reason: answer ? "tool-calls" : given, ...fields };
-    this.#options.turnBlocks?.finish(s, event);
-    if (failed && given !== "content-filter") event.reason = "error";
-    this.#enqueue(event);
+    this.#s.closed = true;
+    this.#enqueue(finishEvent(this.#s, this.#options.turnBlocks));
   }
 
   #fail(code: StreamErrorInfo["code"], message: string): void {
