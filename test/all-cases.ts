@@ -173,6 +173,7 @@ import "./pipeline/provider-hint.cases.ts";
 import "./pipeline/unknown-options.cases.ts";
 import "./shared/stage-options.cases.ts";
 import "./shared/core-options.cases.ts";
+import "./shared/split-options.cases.ts";
 // Tools: running calls, the loop.
 import "./tools/tool-runner.cases.ts";
 import "./tools/tool-loop.cases.ts";

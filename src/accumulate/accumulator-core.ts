@@ -10,6 +10,8 @@ import {
 import type { AccumulatorState } from "./accumulator-state.ts";
 import { LOST_FRAGMENT, settle } from "./final-arguments.ts";
 import { finishEvent } from "./finish-event.ts";
+import { ACCUMULATOR_CORE_OPTIONS } from "./accumulator-option-names.ts";
+import { checkOptionNames } from "../shared/option-names.ts";
 import { summary, ToolCallRegistry, withCallFields, type OpenToolCall } from "./tool-call-registry.ts";
 
 /** An accumulator's state and registry (a pair), for the snapshot functions (outside the class: bundles that never snapshot do not carry them). Not exported by the package. */
@@ -46,12 +48,13 @@ export class ToolCallAccumulatorCore {
     closed: false,
   };
 
-  /** Creates an accumulator that reports events through `enqueue`. */
+  /** Creates an accumulator that reports events through `enqueue`; an option it does not know (another stage's) is a `TypeError`. */
   constructor(
     enqueue: (event: ToolCallEvent) => void,
     options: ToolCallAccumulatorOptions = {},
     onTerminate: () => void = () => {},
   ) {
+    checkOptionNames(options, ACCUMULATOR_CORE_OPTIONS);
     // The early-validation plug-in sees every event first, and adds its own.
     this.#enqueue = options.earlyValidator?.(enqueue, this, onTerminate) ?? enqueue;
     this.#onTerminate = onTerminate;

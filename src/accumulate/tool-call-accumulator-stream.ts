@@ -87,11 +87,10 @@ export class ToolCallAccumulatorStream extends TransformStream<ProviderDelta, To
     // Made here, not in `start`: some runtimes (workerd) call `start` only later, and a snapshot
     // may be restored into the stream as soon as it exists.
     let controller: TransformStreamDefaultController<ToolCallEvent>;
-    const hold = new StepHold(composeSteps(options.output ?? [], (event) => controller.enqueue(event)));
-    // The accumulator reads its own options (and not `output`).
-    const accumulator = new ToolCallAccumulatorCore(hold.take, { turnBlocks, ...options }, () =>
-      controller.terminate(),
-    );
+    const { output = [], ...own } = options;
+    const hold = new StepHold(composeSteps(output, (event) => controller.enqueue(event)));
+    // The accumulator gets its own options (`output` is the stage's: the core would refuse it).
+    const accumulator = new ToolCallAccumulatorCore(hold.take, { turnBlocks, ...own }, () => controller.terminate());
     // While a step holds events back, the stage reads no more input and does not close.
     super({
       start(started) {

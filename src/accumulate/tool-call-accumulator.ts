@@ -2,8 +2,6 @@ import type { ToolCallEvent } from "../shared/events.ts";
 import { turnBlocks } from "../shared/turn-blocks.ts";
 import { ToolCallAccumulatorCore } from "./accumulator-core.ts";
 import type { ToolCallAccumulatorOptions } from "./accumulator-options.ts";
-import { ACCUMULATOR_CORE_OPTIONS } from "./accumulator-option-names.ts";
-import { checkOptionNames } from "../shared/option-names.ts";
 
 export { ToolCallAccumulatorCore } from "./accumulator-core.ts";
 
@@ -39,7 +37,6 @@ export class ToolCallAccumulator extends ToolCallAccumulatorCore {
     options: ToolCallAccumulatorOptions = {},
     onTerminate: () => void = () => {},
   ) {
-    checkOptionNames(options, ACCUMULATOR_CORE_OPTIONS);
     super(enqueue, { turnBlocks, ...options }, onTerminate);
   }
 }

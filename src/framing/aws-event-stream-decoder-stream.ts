@@ -71,10 +71,10 @@ export class AwsEventStreamDecoder implements Framing {
   #filled = 0;
   #failure: ToolCallStreamError | undefined;
 
-  /** Creates a decoder that reports each message to `onMessage`. */
+  /** Creates a decoder that reports each message to `onMessage`; an option it does not know (another stage's) is a `TypeError`. */
   constructor(onMessage: (message: FramedMessage) => void, options: FramingOptions = {}) {
     this.#onMessage = onMessage;
-    this.#limit = options.maxEventLength ?? DEFAULT_MAX_EVENT_LENGTH;
+    this.#limit = framingOptions(options).maxEventLength ?? DEFAULT_MAX_EVENT_LENGTH;
   }
 
   /** Feeds the next network chunk. */

@@ -2,7 +2,7 @@ import { checkOptionNames } from "../shared/option-names.ts";
 import type { FramingOptions } from "./framing.ts";
 
 /** Every option of {@link FramingOptions}: typed as its keys, so that one added there and not here does not compile. */
-const FRAMING_OPTIONS: Record<keyof FramingOptions, 0> = { maxEventLength: 0, contentType: 0 };
+export const FRAMING_OPTIONS: Record<keyof FramingOptions, 0> = { maxEventLength: 0, contentType: 0 };
 
 /**
  * `options`, once each of its names is one of {@link FramingOptions} (else a `TypeError` naming it):

@@ -55,10 +55,10 @@ export class NdjsonDecoder implements Framing {
   #size = 0;
   #failure: ToolCallStreamError | undefined;
 
-  /** Creates a decoder that reports each line to `onMessage`. */
+  /** Creates a decoder that reports each line to `onMessage`; an option it does not know (another stage's) is a `TypeError`. */
   constructor(onMessage: (message: FramedMessage) => void, options: FramingOptions = {}) {
     this.#onMessage = onMessage;
-    this.#limit = options.maxEventLength ?? DEFAULT_MAX_EVENT_LENGTH;
+    this.#limit = framingOptions(options).maxEventLength ?? DEFAULT_MAX_EVENT_LENGTH;
   }
 
   /** Feeds the next network chunk. */

@@ -1,8 +1,12 @@
 import type { ToolCallAccumulatorOptions } from "../accumulate/accumulator-options.ts";
+import { ACCUMULATOR_CORE_OPTIONS } from "../accumulate/accumulator-option-names.ts";
 import { composeSteps, StepHold, type EventStep } from "../accumulate/event-step.ts";
 import { ToolCallAccumulatorCore } from "../accumulate/accumulator-core.ts";
-import type { FramedMessage, Framing, FramingClass } from "../framing/framing.ts";
-import type { ProviderDecoder, ProviderProtocol } from "../providers/provider-decoder.ts";
+import type { FramedMessage, Framing, FramingClass, FramingOptions } from "../framing/framing.ts";
+import { FRAMING_OPTIONS } from "../framing/framing-options.ts";
+import { DECODER_LIMITS } from "../providers/decoder-limits.ts";
+import type { DecoderLimits, Emit, ProviderDecoder, ProviderProtocol } from "../providers/provider-decoder.ts";
+import { pickOptions } from "../shared/option-names.ts";
 import { isInstance, toErrorInfo, ToolCallStreamError, type StreamErrorInfo } from "../shared/errors.ts";
 import type { DiscardedToolCall, ToolCallEvent } from "../shared/events.ts";
 import { withChoice } from "../shared/values.ts";
@@ -33,6 +37,25 @@ export interface ToolCallChainOptions extends Omit<ToolCallAccumulatorOptions, "
 }
 
 /**
+ * What the main entry's protocol wrappers (`withKeptBounds`, `withProviderHint`) read of the
+ * chain's options besides the decoder's limits: given as a third argument of `createDecoder`,
+ * which a protocol's own decoder never sees (its limits are {@link DecoderLimits} alone, which it
+ * checks). Not exported by the package.
+ */
+export interface ChainContext {
+  /** The accumulator's `maxDepth`, which bounds what the turn keeps whole. */
+  maxDepth?: number | undefined;
+  /** The body's content type, which tells a body of another framing. */
+  contentType?: string | undefined;
+}
+
+/** A protocol whose decoder factory may read the {@link ChainContext} (every {@link ProviderProtocol} is one). */
+export interface ChainProtocol extends ProviderProtocol {
+  /** Creates the decoder; `chain`: what a wrapper of the main entry reads besides the limits. */
+  createDecoder(emit: Emit, limits?: DecoderLimits, chain?: ChainContext): ProviderDecoder;
+}
+
+/**
  * {@link ToolCallChain} with its framing given (no default): what `streamToolCalls` runs, so that
  * a provider's bundle holds its own framing alone (Bedrock's no SSE). Not exported by the package.
  */
@@ -54,28 +77,38 @@ export class FramedChain {
   /** The complete call a step threw on, for the `abort` to list. */
   #lost: DiscardedToolCall | undefined;
 
-  /** Creates the chain of `protocol` read with `Framing` (`turnBlocks`: the protocol's, which its callers pass). */
+  /**
+   * Creates the chain of `protocol` read with `Framing` (`turnBlocks`: the protocol's, which its
+   * callers pass). `options` hold every stage's (and `streamToolCalls`' own): each stage is given
+   * its own alone, and checks their names.
+   */
   constructor(
-    protocol: ProviderProtocol,
+    protocol: ChainProtocol,
     Framing: FramingClass,
     emit: (event: ToolCallEvent) => void,
     options: ToolCallChainOptions & Pick<ToolCallAccumulatorOptions, "turnBlocks"> = {},
   ) {
-    // The framing reads its own options (`maxEventLength`, `contentType`) from them; the other stages ignore those.
-    const { steps = [], onStop, ...accumulatorOptions } = options;
+    const { steps = [], onStop } = options;
     this.#onStop = onStop;
     this.#hold = new StepHold(composeSteps(steps, emit));
     const take = steps.length === 0 ? this.#hold.take : (event: ToolCallEvent) => this.#take(event);
-    this.#accumulator = new ToolCallAccumulatorCore(take, accumulatorOptions, () =>
-      this.#stop("the accumulator stopped the stream"),
+    this.#accumulator = new ToolCallAccumulatorCore(
+      take,
+      pickOptions<ToolCallAccumulatorOptions>(options, ACCUMULATOR_CORE_OPTIONS),
+      () => this.#stop("the accumulator stopped the stream"),
     );
     const accumulator = this.#accumulator;
-    this.#decoder = protocol.createDecoder((delta) => {
-      this.#emitting = true;
-      accumulator.push(delta);
-      this.#emitting = false;
-    }, accumulatorOptions);
-    this.#framing = new Framing((message) => void this.#messages.push(message), options);
+    const framing = pickOptions<FramingOptions>(options, FRAMING_OPTIONS);
+    this.#decoder = protocol.createDecoder(
+      (delta) => {
+        this.#emitting = true;
+        accumulator.push(delta);
+        this.#emitting = false;
+      },
+      pickOptions<DecoderLimits>(options, DECODER_LIMITS),
+      { maxDepth: options.maxDepth, contentType: framing.contentType },
+    );
+    this.#framing = new Framing((message) => void this.#messages.push(message), framing);
   }
 
   /**

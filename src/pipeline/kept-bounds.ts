@@ -2,11 +2,7 @@ import { DEFAULT_MAX_TEXT_LENGTH } from "../accumulate/accumulator-options.ts";
 import type { DecoderLimits, Emit, ProviderProtocol } from "../providers/provider-decoder.ts";
 import type { Usage } from "../shared/deltas.ts";
 import { ToolCallStreamError, type StreamErrorInfo } from "../shared/errors.ts";
-
-/** The limits {@link keptBounds} reads from the chain's options: the accumulator's `maxDepth` and `streamToolCalls`' `maxTextLength`. */
-interface KeptLimits extends DecoderLimits {
-  maxDepth?: number | undefined;
-}
+import type { ChainProtocol } from "./framed-chain.ts";
 
 /**
  * Whether `value` nests objects and arrays more than `max` levels below itself, read a level at a
@@ -53,8 +49,11 @@ function nestsDeeper(value: object, max: number): boolean {
  * with (an HTTP error's body), which reaches the events without passing the decoder. Not exported
  * by the package.
  */
-export function keptBounds(emit: Emit, limits: KeptLimits = {}): { emit: Emit; end: (fault: unknown) => void } {
-  const maxDepth = limits.maxDepth ?? 64;
+export function keptBounds(
+  emit: Emit,
+  limits: DecoderLimits = {},
+  maxDepth = 64,
+): { emit: Emit; end: (fault: unknown) => void } {
   const maxText = limits.maxTextLength ?? DEFAULT_MAX_TEXT_LENGTH;
   let text = 0;
   /** Whether the first usage report (the event) came; then the latest one, not read yet. */
@@ -134,15 +133,15 @@ export function keptBounds(emit: Emit, limits: KeptLimits = {}): { emit: Emit; e
 }
 
 /**
- * `protocol` with its decoder bounded by {@link keptBounds} (the chain gives the decoder the
- * accumulator's options, `maxDepth` and `maxTextLength` with them): what the main entry's
+ * `protocol` with its decoder bounded by {@link keptBounds} (by the decoder's `maxTextLength` and
+ * the chain's `maxDepth`, which the protocol's own decoder is not given): what the main entry's
  * `streamToolCalls` reads with. The provider subpaths' `streamToolCalls`, `ToolCallChain` and the
  * bare stages do not carry it (their bundles' budgets). Not exported by the package.
  */
-export const withKeptBounds = (protocol: ProviderProtocol): ProviderProtocol => ({
+export const withKeptBounds = (protocol: ProviderProtocol): ChainProtocol => ({
   ...protocol,
-  createDecoder: (emit, limits?: KeptLimits) => {
-    const bounds = keptBounds(emit, limits);
+  createDecoder: (emit, limits, chain) => {
+    const bounds = keptBounds(emit, limits, chain?.maxDepth);
     const decoder = protocol.createDecoder(bounds.emit, limits);
     return {
       decode: (message) => decoder.decode(message),

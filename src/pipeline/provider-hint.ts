@@ -1,5 +1,5 @@
 import type { FramedMessage, Framing, FramingClass, FramingOptions } from "../framing/framing.ts";
-import type { ProviderProtocol } from "../providers/provider-decoder.ts";
+import type { ChainProtocol } from "./framed-chain.ts";
 import { detectProvider } from "../providers/provider-detect-stream.ts";
 import type { Provider } from "../providers/registry.ts";
 import type { ProviderDelta } from "../shared/deltas.ts";
@@ -117,10 +117,10 @@ function received({ start, contentType }: Unframed): string {
  * the provider subpaths' `streamToolCalls` and `ToolCallChain` do not (their bundles' budgets).
  * Not exported by the package.
  */
-export function withProviderHint(protocol: ProviderProtocol, named: Provider | undefined): ProviderProtocol {
+export function withProviderHint(protocol: ChainProtocol, named: Provider | undefined): ChainProtocol {
   return {
     ...protocol,
-    createDecoder: (emit, limits) => {
+    createDecoder: (emit, limits, chain) => {
       // Nothing to tell of the messages when no provider is named: the detection tells them.
       let settled = !named;
       let held: ProviderDelta[] = [];
@@ -132,7 +132,7 @@ export function withProviderHint(protocol: ProviderProtocol, named: Provider | u
       /** Whether a hint was given: what it replaces is dropped from then on. */
       let replaced = false;
       // An AWS event stream read as another framing: Bedrock's, by its content type or its first byte (a length's).
-      const eventStream = /eventstream/i.test((limits as FramingOptions | undefined)?.contentType ?? "");
+      const eventStream = /eventstream/i.test(chain?.contentType ?? "");
       const settle = (message?: string): void => {
         settled = true;
         replaced = !!message;
@@ -158,22 +158,26 @@ export function withProviderHint(protocol: ProviderProtocol, named: Provider | u
             : undefined,
         );
       };
-      const decoder = protocol.createDecoder((delta) => {
-        if (!settled) {
-          if (delta.type === "done") verdict();
-          else if (delta.type !== "usage" && delta.type !== "error") settle();
-          else {
-            read ||= !replaceable(delta) || delta.type === "usage";
-            // An error the decoder read waits behind what is held, never dropped with it.
-            if (!held.length && !replaceable(delta)) return emit(delta);
-            held.push(delta);
-            // Bounded: past HELD, another protocol's messages get the hint now, else what is held goes out.
-            if (held.length >= HELD) foreign ? verdict() : settle();
-            return;
-          }
-        } else if (replaced && replaceable(delta)) return;
-        emit(delta);
-      }, limits);
+      const decoder = protocol.createDecoder(
+        (delta) => {
+          if (!settled) {
+            if (delta.type === "done") verdict();
+            else if (delta.type !== "usage" && delta.type !== "error") settle();
+            else {
+              read ||= !replaceable(delta) || delta.type === "usage";
+              // An error the decoder read waits behind what is held, never dropped with it.
+              if (!held.length && !replaceable(delta)) return emit(delta);
+              held.push(delta);
+              // Bounded: past HELD, another protocol's messages get the hint now, else what is held goes out.
+              if (held.length >= HELD) foreign ? verdict() : settle();
+              return;
+            }
+          } else if (replaced && replaceable(delta)) return;
+          emit(delta);
+        },
+        limits,
+        chain,
+      );
       return {
         decode: (message) => {
           if (message.value instanceof Unframed) return void (unframed = message.value);

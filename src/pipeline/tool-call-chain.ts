@@ -4,6 +4,7 @@ import type { FramedMessage } from "../framing/framing.ts";
 import type { StreamErrorInfo } from "../shared/errors.ts";
 import type { ToolCallEvent } from "../shared/events.ts";
 import { blocksOf } from "../shared/turn-blocks.ts";
+import { checkOptionNames } from "../shared/option-names.ts";
 import { FramedChain, type ToolCallChainOptions } from "./framed-chain.ts";
 
 export type { ToolCallChainOptions } from "./framed-chain.ts";
@@ -42,9 +43,10 @@ export class ToolCallChain {
    * Creates the chain of `protocol` (its framing, SSE when it names none, its decoder and its
    * `turnBlocks`, the plug-in when it names none: as the main entry's `streamToolCalls` gives it to
    * a protocol object, so that one of the application's own keeps its approval requests and
-   * withdrawn calls).
+   * withdrawn calls). Each stage is given its own options; a name none has is a `TypeError`.
    */
   constructor(protocol: ProviderProtocol, emit: (event: ToolCallEvent) => void, options: ToolCallChainOptions = {}) {
+    checkOptionNames(options, CHAIN_OPTIONS);
     this.#chain = new FramedChain(protocol, protocol.framing ?? SSEDecoder, emit, {
       ...options,
       turnBlocks: blocksOf(protocol),
@@ -107,3 +109,19 @@ export class ToolCallChain {
     this.#chain.abort(reason);
   }
 }
+
+/** Every option of {@link ToolCallChainOptions}: typed as its keys, so that one added there and not here does not compile. */
+const CHAIN_OPTIONS: Record<keyof ToolCallChainOptions, 0> = {
+  maxEventLength: 0,
+  contentType: 0,
+  maxArgumentsLength: 0,
+  maxToolCalls: 0,
+  maxDepth: 0,
+  partialParser: 0,
+  repairer: 0,
+  validator: 0,
+  earlyValidator: 0,
+  unwrapper: 0,
+  steps: 0,
+  onStop: 0,
+};

@@ -17,3 +17,18 @@ export function checkOptionNames(options: object, known: object): void {
 export function checkNoOptions(options: object | undefined): void {
   for (const key of Object.keys(options ?? {})) throw new TypeError(`Unknown option \`${key}\`; it takes no options.`);
 }
+
+/**
+ * The own keys of `options` that `known` has, with their values: a stage's own options out of a
+ * chain's, which holds every stage's (a key given as `undefined` is kept, as given).
+ *
+ * @example
+ * ```ts
+ * new ToolCallAccumulatorCore(emit, pickOptions<ToolCallAccumulatorOptions>(options, ACCUMULATOR_CORE_OPTIONS));
+ * ```
+ */
+export function pickOptions<T>(options: object, known: Record<keyof T, 0>): T {
+  const picked: Record<string, unknown> = {};
+  for (const key in known) if (Object.hasOwn(options, key)) picked[key] = (options as Record<string, unknown>)[key];
+  return picked as T;
+}

@@ -94,9 +94,11 @@ export class AnthropicDecoder implements ProviderDecoder {
 
   /**
    * Creates a decoder for one response that reports through `emit`, keeping text blocks' citations with `cited` (a
-   * plug-in, to keep Bedrock's chain small: {@link AnthropicCitingDecoder} gives one). The `limits` bound only them.
+   * plug-in, to keep Bedrock's chain small: {@link AnthropicCitingDecoder} gives one). The `limits` bound only them;
+   * a name that is no limit (another stage's option) is a `TypeError`.
    */
-  constructor(emit: Emit, _limits?: DecoderLimits, cited?: AnthropicCitations) {
+  constructor(emit: Emit, limits: DecoderLimits = {}, cited?: AnthropicCitations) {
+    decoderLimits(limits);
     this.#emit = emit;
     this.#cited = cited;
   }

@@ -41,7 +41,9 @@ export class BedrockDeltaStream extends ProviderDecoderStream {
    */
   constructor(limits: DecoderLimits & { converseCitations?: typeof ConverseCitations | undefined } = {}) {
     decoderLimits(limits, { ...DECODER_LIMITS, converseCitations: 0 });
-    super((emit) => new BedrockDecoder(emit, AnthropicDecoder, limits, limits.converseCitations));
+    // The decoders get the limits alone: the plug-in is the stage's (InvokeModel's decoder checks its names).
+    const { converseCitations, ...decoder } = limits;
+    super((emit) => new BedrockDecoder(emit, AnthropicDecoder, decoder, converseCitations));
   }
 }
 
