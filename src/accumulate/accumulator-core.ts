@@ -8,7 +8,7 @@ import {
   type ToolCallAccumulatorOptions,
 } from "./accumulator-options.ts";
 import type { AccumulatorState } from "./accumulator-state.ts";
-import { LOST_FRAGMENT, settle } from "./final-arguments.ts";
+import { lostFragment, settle } from "./final-arguments.ts";
 import { finishEvent } from "./finish-event.ts";
 import { ACCUMULATOR_CORE_OPTIONS } from "./accumulator-option-names.ts";
 import { checkOptionNames } from "../shared/option-names.ts";
@@ -225,7 +225,7 @@ export class ToolCallAccumulatorCore {
         error: { code: "missing-name", message: "A tool call completed without a function name." },
       });
     }
-    if (call.lost) return this.#invalid({ ...base, error: LOST_FRAGMENT });
+    if (call.lost) return this.#invalid({ ...base, error: lostFragment(base) });
     // Free-text input is the call's input as it is, unless a stop cut it short (it may end anywhere).
     const parsed = call.args.parse({
       repair: this.#options.repairer,

@@ -2,11 +2,16 @@ import type { StreamErrorInfo } from "../shared/errors.ts";
 import type { Repair } from "./arguments-buffer.ts";
 import type { OpenToolCall, ToolCallRegistry } from "./tool-call-registry.ts";
 
-/** The error of a call open when a payload was skipped (`lost`), ended without the provider's final text. */
-export const LOST_FRAGMENT: StreamErrorInfo = {
+/**
+ * The error of a call open when a payload was skipped (`lost`), ended without the provider's final
+ * text: it names the call (its id and tool name, never its arguments) and what may be missing. Its
+ * code, `malformed-payload`, is what fails the turn (`finishEvent`) and what the encoders tell a
+ * client of it (`failedFinish`).
+ */
+export const lostFragment = (call: { id: string | null; index: number; name: string }): StreamErrorInfo => ({
   code: "malformed-payload",
-  message: "A payload was skipped while this call streamed: its arguments may miss a part.",
-};
+  message: `A payload was skipped while tool call ${call.id ?? `at index ${call.index}`} (${call.name}) streamed: its arguments may miss a fragment.`,
+});
 
 /**
  * Settles a call's arguments with the provider's final text (OpenAI Responses' `.done`, a whole

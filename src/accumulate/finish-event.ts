@@ -1,7 +1,6 @@
 import type { FinishEvent } from "../shared/events.ts";
 import type { TurnBlocks } from "../shared/turn-blocks.ts";
 import type { AccumulatorState } from "./accumulator-state.ts";
-import { LOST_FRAGMENT } from "./final-arguments.ts";
 import { byIndex } from "./tool-call-registry.ts";
 
 /**
@@ -23,7 +22,7 @@ export function finishEvent(s: AccumulatorState, blocks: TurnBlocks | undefined)
   // Gemini's `STOP`), and an end with no finish (`[DONE]`) unless a value was cut short (`invalid-json`). `turnBlocks`
   // tells calls the provider ran apart. A provider's error, or a call a skipped payload cut, fails a turn not refused:
   // set last, so no plug-in's reason overrides it (`approval`: nothing of a failed turn is to be approved).
-  const failed = s.providerErrorSeen || fields.invalidToolCalls.some((call) => call.error.code === LOST_FRAGMENT.code);
+  const failed = s.providerErrorSeen || fields.invalidToolCalls.some((call) => call.error.code === "malformed-payload");
   const answer =
     fields.toolCalls.some((call) => !call.providerExecuted && !call.choice) &&
     (!s.reason ? !s.invalidToolCalls.some((call) => call.error.code === "invalid-json") : given === "stop");

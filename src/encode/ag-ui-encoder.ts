@@ -13,7 +13,7 @@ import { aguiRun, runError, tokenUsage, violationEvent, type AGUICall, type AGUI
 import {
   abortError,
   callFailure,
-  FAILED_FINISH,
+  failedFinish,
   isLoopEvent,
   sseData,
   stepOf,
@@ -134,7 +134,7 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
         return;
       case "finish":
         if (event.usage) this.#usage.push(event.usage);
-        if (event.reason === "error") return this.#fail(FAILED_FINISH, out);
+        if (event.reason === "error") return this.#fail(failedFinish(event), out);
         // A call a `length`, filter or `other` finish cut never ends: the run fails.
         if (cutBy(this.#held, event)) return this.#fail(cutCallError(event.reason), out);
         this.#release(out);

@@ -20,7 +20,7 @@ import {
   type AnthropicMessagesEncoderOptions,
   type AnthropicStreamEvent,
 } from "./anthropic-messages-wire.ts";
-import { abortError, type EncodableEvent, FAILED_FINISH, resultOfSkipped, withdrawn } from "./protocol-encoder.ts";
+import { abortError, type EncodableEvent, failedFinish, resultOfSkipped, withdrawn } from "./protocol-encoder.ts";
 import { endsAnswer } from "./protocol-encoder.ts";
 import { cutBy, cutCallError, finalArguments, holding } from "./cut-calls.ts";
 
@@ -119,7 +119,7 @@ export class AnthropicMessageEvents {
         // Only before the first block: a stream that already started waits for the finish's counts.
         return this.#start(event.usage);
       case "finish":
-        return event.reason === "error" ? this.#fail(FAILED_FINISH) : this.#finish(event);
+        return event.reason === "error" ? this.#fail(failedFinish(event)) : this.#finish(event);
       case "error":
         if (endsAnswer(event.error)) this.#fail(event.error);
         return;

@@ -25,7 +25,7 @@ import {
 import { callKey } from "../shared/call-key.ts";
 import { checkOptionNames } from "../shared/option-names.ts";
 import { CHAT_OPTIONS } from "./openai-chat-encoder-stream.ts";
-import { abortError, type EncodableEvent, endsAnswer } from "./protocol-encoder.ts";
+import { abortError, type EncodableEvent, endsAnswer, failedFinish } from "./protocol-encoder.ts";
 import { pushSent } from "./sent-fragments.ts";
 import { chatModeration } from "./moderation.ts";
 
@@ -190,7 +190,7 @@ export class OpenAIChatCompletionBuilder {
       case "invalid-tool-call":
         return this.#complete(event);
       case "finish":
-        if (event.reason === "error") this.#error = openAIError(FAILED_RESPONSE);
+        if (event.reason === "error") this.#error = openAIError(failedFinish(event, FAILED_RESPONSE));
         // An `other` finish right after a call it cut: no finish_reason says so.
         else if (event.reason === "other" && this.#cutting) this.#error = openAIError(cutCallError("other"));
         else {

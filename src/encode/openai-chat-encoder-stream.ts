@@ -25,6 +25,7 @@ import {
 import {
   abortError,
   endsAnswer,
+  failedFinish,
   ProtocolEncoderStream,
   SSE_DONE,
   sseData,
@@ -236,7 +237,7 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
   }
 
   #finish(event: FinishEvent, out: string[]): void {
-    if (event.reason === "error") return this.#fail(FAILED_RESPONSE, out);
+    if (event.reason === "error") return this.#fail(failedFinish(event, FAILED_RESPONSE), out);
     // An `other` finish right after a call it cut: no finish_reason says so (`stop` would pass it for whole).
     if (event.reason === "other" && this.#cutting) return this.#fail(cutCallError("other"), out);
     this.#choice(0);

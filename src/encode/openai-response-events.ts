@@ -21,7 +21,7 @@ import { phaseOf } from "../shared/values.ts";
 import { responsesModeration } from "./moderation.ts";
 import { isRefusal, openingPart, placeRefusal, refusalBlock, refusalOf, writeRefusal } from "./refusal.ts";
 import { cutCallError, finalArguments, holding, responsesIncomplete } from "./cut-calls.ts";
-import { abortError, type EncodableEvent, FAILED_FINISH, resultOfSkipped, withdrawn } from "./protocol-encoder.ts";
+import { abortError, type EncodableEvent, failedFinish, resultOfSkipped, withdrawn } from "./protocol-encoder.ts";
 import { endsAnswer } from "./protocol-encoder.ts";
 
 /**
@@ -123,7 +123,7 @@ export class OpenAIResponseEvents {
       case "approval-request": // written whole, in its place: its item goes back as it came
         return this.#blocks.reasoningPart(approvalBlock(event));
       case "finish":
-        return event.reason === "error" ? this.fail(FAILED_FINISH) : this.#finish(event);
+        return event.reason === "error" ? this.fail(failedFinish(event)) : this.#finish(event);
       case "error":
         if (endsAnswer(event.error)) this.fail(event.error);
         return;

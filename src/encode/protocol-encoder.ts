@@ -1,6 +1,6 @@
 import type { ReasoningPart } from "../shared/deltas.ts";
 import type { ProviderErrorKind, StreamErrorInfo } from "../shared/errors.ts";
-import type { AbortEvent } from "../shared/events.ts";
+import type { AbortEvent, FinishEvent } from "../shared/events.ts";
 import type { LoopFinishEvent, StepFinishEvent, ToolLoopEvent } from "../tools/loop-events.ts";
 import type { ToolRunnerEvent } from "../tools/tool-events.ts";
 import { checkOptionNames } from "../shared/option-names.ts";
@@ -170,6 +170,20 @@ export const FAILED_FINISH: { readonly code: "provider-error"; readonly message:
   code: "provider-error",
   message: "The provider ended the response with an error.",
 };
+
+/**
+ * What a client is told of a `finish` of reason `error`: when a call lost a fragment (a provider
+ * payload skipped while it streamed, its `invalid-tool-call` of code `malformed-payload`, which
+ * failed the turn), that call's error, which names it and what was lost, with its code; else
+ * `failed`, the provider's failure ({@link FAILED_FINISH}, or a protocol's own wording of it).
+ */
+export function failedFinish(
+  event: FinishEvent,
+  failed: { readonly code: string; readonly message: string } = FAILED_FINISH,
+): { code: string; message: string } {
+  const lost = event.invalidToolCalls.find((call) => call.error.code === "malformed-payload");
+  return lost ? { code: lost.error.code, message: lost.error.message } : failed;
+}
 
 /**
  * OpenAI's own codes for the kinds of a provider's failure (an `error`'s `kind`), on Chat

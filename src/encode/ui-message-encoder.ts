@@ -18,7 +18,7 @@ import {
   abortError,
   callFailure,
   DISCARDED_CALL_MESSAGE,
-  FAILED_FINISH,
+  failedFinish,
   isLoopEvent,
   SSE_DONE,
   sseData,
@@ -142,7 +142,7 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
       case "finish":
         this.#closePart(out);
         this.#finishReason = UI_FINISH_REASONS[event.reason];
-        if (event.reason === "error") this.#error(FAILED_FINISH.message, out);
+        if (event.reason === "error") this.#error(failedFinish(event).message, out);
         return;
       case "abort":
         return this.#abort(event as AbortEvent, out);
