@@ -47,6 +47,7 @@ export {
 export { joinDeltas } from "./encode/join-deltas.ts";
 export { randomId } from "./encode/call-ids.ts";
 export { readyBatches, type ReadyBatchesOptions } from "./encode/ready-batches.ts";
+export type { AnswerEvents } from "./encode/read-to-answer.ts";
 export { OpenAIChatEncoder, OpenAIChatEncoderStream } from "./encode/openai-chat-encoder-stream.ts";
 export {
   OpenAIChatCompletionBuilder,

@@ -204,7 +204,7 @@ export {
   type ProtocolEncoder,
   type ProtocolEncoderStreamOptions,
 } from "./encode/protocol-encoder.ts";
-export { joinDeltas, randomId, UIMessageEncoder, UIMessageEncoderStream } from "./encode.ts";
+export { type AnswerEvents, joinDeltas, randomId, UIMessageEncoder, UIMessageEncoderStream } from "./encode.ts";
 export { readyBatches, type ReadyBatchesOptions } from "./encode/ready-batches.ts";
 export { OpenAIChatEncoder, OpenAIChatEncoderStream } from "./encode/openai-chat-encoder-stream.ts";
 export {

@@ -185,6 +185,7 @@ import "./encode/tool-call-event-sse.cases.ts";
 import "./encode/client-protocols-fixtures.cases.ts";
 import "./encode/client-protocol-properties.cases.ts";
 import "./encode/lost-fragment-errors.cases.ts";
+import "./encode/answer-inputs.cases.ts";
 import "./encode/client-protocol-rules.cases.ts";
 import "./encode/loop-call-failed-encoders.cases.ts";
 import "./encode/held-calls-encoders.cases.ts";

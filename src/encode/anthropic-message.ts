@@ -10,7 +10,7 @@ import {
   type AnthropicStreamEvent,
 } from "./anthropic-messages-wire.ts";
 import type { EncodableEvent } from "./protocol-encoder.ts";
-import { readToAnswer, TextBudget, type AnswerBuilder } from "./read-to-answer.ts";
+import { readToAnswer, TextBudget, type AnswerBuilder, type AnswerEvents } from "./read-to-answer.ts";
 
 /** What a non-streaming Messages request gets: the message, or the error that kept it from finishing. */
 export type AnthropicMessageResult =
@@ -105,7 +105,9 @@ function parseInput(text: string): unknown {
 }
 
 /**
- * Reads a stream of events to its end and builds the non-streaming Messages response from them,
+ * Reads the events (a `ReadableStream`, an async iterable or an iterable of them, or of their
+ * batches: {@link AnswerEvents}; anything else, such as an SDK's stream, is a `TypeError`) to
+ * their end and builds the non-streaming Messages response from them,
  * with the same rules as {@link AnthropicMessagesEncoder} (the same blocks in the same order, the
  * same ids, `stop_reason` and usage). Cancelling is the caller's: abort the `signal` given to
  * `streamToolCalls`. Once the answer can only be an error (text past `maxTextLength`, a provider
@@ -119,8 +121,8 @@ function parseInput(text: string): unknown {
  * ```
  */
 export function readAnthropicMessage(
-  events: ReadableStream<EncodableEvent | readonly EncodableEvent[]>,
+  events: AnswerEvents,
   options: AnthropicMessageOptions,
 ): Promise<AnthropicMessageResult> {
-  return readToAnswer(events, new AnthropicMessageBuilder(options));
+  return readToAnswer(events, new AnthropicMessageBuilder(options), "readAnthropicMessage");
 }

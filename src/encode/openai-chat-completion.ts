@@ -26,6 +26,7 @@ import { callKey } from "../shared/call-key.ts";
 import { checkOptionNames } from "../shared/option-names.ts";
 import { CHAT_OPTIONS } from "./openai-chat-encoder-stream.ts";
 import { abortError, type EncodableEvent, endsAnswer, failedFinish } from "./protocol-encoder.ts";
+import { readToAnswer, type AnswerBuilder, type AnswerEvents } from "./read-to-answer.ts";
 import { pushSent } from "./sent-fragments.ts";
 import { chatModeration } from "./moderation.ts";
 
@@ -249,7 +250,9 @@ export class OpenAIChatCompletionBuilder {
 }
 
 /**
- * Reads a stream of events to its end and builds the non-streaming answer with
+ * Reads the events (a `ReadableStream`, an async iterable or an iterable of them, or of their
+ * batches: {@link AnswerEvents}; anything else, such as an SDK's stream, is a `TypeError`) to
+ * their end and builds the non-streaming answer with
  * {@link OpenAIChatCompletionBuilder}. Cancelling is the caller's: abort the `signal` given to
  * `streamToolCalls`. Once the answer can only be an error (text past `maxTextLength`, a provider
  * error, an abort), it cancels `events` and returns it without reading the rest.
@@ -261,22 +264,17 @@ export class OpenAIChatCompletionBuilder {
  * ```
  */
 export async function readOpenAIChatCompletion(
-  events: ReadableStream<EncodableEvent | readonly EncodableEvent[]>,
+  events: AnswerEvents,
   options: OpenAIChatCompletionOptions,
 ): Promise<OpenAIChatCompletionResult> {
   const builder = new OpenAIChatCompletionBuilder(options);
-  const reader = events.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return builder.result();
-      builder.add(value);
-      if (builder.failed) {
-        await reader.cancel("The answer is an error; the rest of the response is not needed.");
-        return builder.result();
-      }
-    }
-  } finally {
-    reader.releaseLock();
-  }
+  // Settled once it can only be an error: the completion itself needs every event to the end.
+  const answer: AnswerBuilder<OpenAIChatCompletionResult> = {
+    add: (event) => builder.add(event),
+    get settled() {
+      return builder.failed;
+    },
+    result: () => builder.result(),
+  };
+  return readToAnswer(events, answer, "readOpenAIChatCompletion");
 }

@@ -4,7 +4,7 @@ import { OpenAIResponseEvents } from "./openai-response-events.ts";
 import { RESPONSES_OPTIONS } from "./openai-responses-encoder-stream.ts";
 import { TERMINAL_EVENTS, type OpenAIResponse, type OpenAIResponsesEncoderOptions } from "./openai-responses-wire.ts";
 import type { EncodableEvent } from "./protocol-encoder.ts";
-import { readToAnswer, TextBudget, type AnswerBuilder } from "./read-to-answer.ts";
+import { readToAnswer, TextBudget, type AnswerBuilder, type AnswerEvents } from "./read-to-answer.ts";
 
 /**
  * What a non-streaming Responses request gets: the response object, whose `status` says how it
@@ -54,7 +54,9 @@ class OpenAIResponseBuilder implements AnswerBuilder<OpenAIResponseResult> {
 }
 
 /**
- * Reads a stream of events to its end and builds the non-streaming Responses answer from them,
+ * Reads the events (a `ReadableStream`, an async iterable or an iterable of them, or of their
+ * batches: {@link AnswerEvents}; anything else, such as an SDK's stream, is a `TypeError`) to
+ * their end and builds the non-streaming Responses answer from them,
  * with the same rules as {@link OpenAIResponsesEncoder} (the same items in the same order, the
  * same ids and usage). Cancelling is the caller's: abort the `signal` given to
  * `streamToolCalls`. Once the response failed (text past `maxTextLength`, a provider error, an
@@ -67,8 +69,8 @@ class OpenAIResponseBuilder implements AnswerBuilder<OpenAIResponseResult> {
  * ```
  */
 export function readOpenAIResponse(
-  events: ReadableStream<EncodableEvent | readonly EncodableEvent[]>,
+  events: AnswerEvents,
   options: OpenAIResponseOptions,
 ): Promise<OpenAIResponseResult> {
-  return readToAnswer(events, new OpenAIResponseBuilder(options));
+  return readToAnswer(events, new OpenAIResponseBuilder(options), "readOpenAIResponse");
 }

@@ -11,27 +11,79 @@ export interface AnswerBuilder<R> {
 }
 
 /**
- * Reads `events` (one event or a ready batch at a time) into `builder` until it settles or the
- * input ends; once the answer can only be an error it cancels `events` without reading the rest.
+ * What the readers of a whole answer take: the events of `streamToolCalls`, `ToolRunnerStream` or
+ * `runToolLoop` (or the arrays of `streamToolCallBatches`), as a `ReadableStream`, an async
+ * iterable or an iterable (an array of recorded events).
  */
-export async function readToAnswer<R>(
-  events: ReadableStream<EncodableEvent | readonly EncodableEvent[]>,
-  builder: AnswerBuilder<R>,
-): Promise<R> {
-  const reader = events.getReader();
+export type AnswerEvents =
+  | ReadableStream<EncodableEvent | readonly EncodableEvent[]>
+  | AsyncIterable<EncodableEvent | readonly EncodableEvent[]>
+  | Iterable<EncodableEvent | readonly EncodableEvent[]>;
+
+/** One read of the input, and how the rest is given up (a stream cancelled, an iterator returned). */
+interface AnswerInput {
+  next(): Promise<{ done?: boolean | undefined; value?: unknown }> | { done?: boolean | undefined; value?: unknown };
+  stop(): Promise<unknown> | unknown;
+  release(): void;
+}
+
+/**
+ * The reading of `events`, else a `TypeError` naming `reader` and what it takes: an SDK's stream
+ * or a `Response` is no stream of events (`streamToolCalls` turns them into one).
+ */
+function answerInput(events: AnswerEvents, reader: string): AnswerInput {
+  const input = events as Partial<ReadableStream & AsyncIterable<unknown> & Iterable<unknown>> | null;
+  if (typeof input === "object" && input !== null) {
+    if (typeof input.getReader === "function") {
+      const stream = input.getReader();
+      const stop = "The answer is known; the rest of the response is not needed.";
+      return { next: () => stream.read(), stop: () => stream.cancel(stop), release: () => stream.releaseLock() };
+    }
+    const iterator =
+      Symbol.asyncIterator in input
+        ? input[Symbol.asyncIterator]!()
+        : Symbol.iterator in input
+          ? input[Symbol.iterator]!()
+          : undefined;
+    if (iterator) return { next: () => iterator.next(), stop: () => iterator.return?.(), release: () => {} };
+  }
+  throw notEvents(reader);
+}
+
+/** The `TypeError` of an input that is not the library's events. */
+const notEvents = (reader: string): TypeError =>
+  new TypeError(
+    `${reader} reads the events of streamToolCalls (a stream, an async iterable or an iterable of them); pass a Response or an SDK's stream through streamToolCalls(input, { provider }) first.`,
+  );
+
+/**
+ * Reads `events` (one event or a ready batch at a time) into `builder` until it settles or the
+ * input ends; once the answer can only be an error it gives up the rest of `events` (a stream
+ * cancelled, an iterator returned) without reading it. Throws a `TypeError` naming `reader` for an
+ * input, or an item of it, that is not the library's events (an SDK's chunk has no `type`).
+ */
+export async function readToAnswer<R>(events: AnswerEvents, builder: AnswerBuilder<R>, reader: string): Promise<R> {
+  const input = answerInput(events, reader);
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await input.next();
       if (done) return builder.result();
-      if (Array.isArray(value)) for (const event of value as readonly EncodableEvent[]) builder.add(event);
-      else builder.add(value as EncodableEvent);
+      const batch = Array.isArray(value);
+      for (let i = 0, n = batch ? value.length : 1; i < n; i++) {
+        const event = (batch ? value[i] : value) as EncodableEvent | null;
+        if (typeof event?.type !== "string") {
+          await input.stop();
+          throw notEvents(reader);
+        }
+        builder.add(event);
+      }
       if (builder.settled) {
-        await reader.cancel("The answer is known; the rest of the response is not needed.");
+        await input.stop();
         return builder.result();
       }
     }
   } finally {
-    reader.releaseLock();
+    input.release();
   }
 }
 
