@@ -108,6 +108,15 @@ for (const [major, AzureOpenAI] of Object.entries(MAJORS)) {
       ]);
     });
 
+    it("an unknown deployment is the SDK's NotFoundError of code DeploymentNotFound", async () => {
+      const { fetch } = recordingFetch(scripted("openai", CALL), live("openai"));
+      const failure = await azure({ endpoint: "http://localhost:8787", deployment: "nowhere/gpt-test", fetch })
+        .chat.completions.create({ model: "x", messages })
+        .catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(major === "6" ? Azure6.NotFoundError : Azure7.NotFoundError);
+      expect(failure).toMatchObject({ status: 404, code: "DeploymentNotFound" });
+    });
+
     it("a deployment-scoped endpoint the Worker does not serve is a 404 in OpenAI's shape (NotFoundError)", async () => {
       const { fetch } = recordingFetch(scripted("openai", CALL), live("openai"));
       const failure = await azure({ endpoint: "http://localhost:8787", deployment: "openai/gpt-test", fetch })
@@ -133,6 +142,14 @@ describe("Azure's deployment path, sent by hand", () => {
     const response = await chat("/openai/deployments/gpt%zz/chat/completions");
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: { type: "invalid_request_error", code: "invalid_request" } });
+  });
+
+  it("a deployment the Worker cannot route is Azure's 404 DeploymentNotFound, though the body names no model", async () => {
+    for (const deployment of ["nowhere%2Fgpt-test", "nowhere/gpt-test"]) {
+      const response = await chat(`/openai/deployments/${deployment}/chat/completions`, { messages });
+      expect(response.status).toBe(404);
+      expect(await response.json()).toMatchObject({ error: { code: "DeploymentNotFound", param: null } });
+    }
   });
 
   it("a body that is no object is the 400 of Chat Completions, whatever the deployment", async () => {

@@ -14,6 +14,8 @@ export type ErrorCode =
   | "invalid_json"
   | "invalid_request"
   | "unknown_provider"
+  // Azure OpenAI's own code (its casing) for a deployment it cannot route (/openai/deployments/...).
+  | "DeploymentNotFound"
   | "unknown_field"
   | "unauthorized"
   | "origin_not_allowed"

@@ -35,3 +35,21 @@ export function withDeployment(body: unknown, encoded: string): unknown {
     });
   return isObject(body) ? { ...body, model: deployment } : body;
 }
+
+/**
+ * `error` as Azure answers a deployment it cannot find, where the Worker refused the path's
+ * deployment as a model (a 400 of `param: "model"`, though the client sent no model): a 404 of
+ * code `DeploymentNotFound`, which openai-node raises as `NotFoundError`. Any other error as it is.
+ *
+ * @example
+ * ```ts
+ * asDeploymentError(new HttpError(400, { message: "...", param: "model" }), "nowhere/gpt"); // 404 DeploymentNotFound
+ * ```
+ */
+export function asDeploymentError(error: unknown, deployment: string): unknown {
+  if (!(error instanceof HttpError) || error.status !== 400 || error.body.field !== "model") return error;
+  return new HttpError(404, {
+    code: "DeploymentNotFound",
+    message: `The API deployment for this resource does not exist: no provider or model of the Worker is named by \`${deployment}\`. ${error.body.message}`,
+  });
+}
