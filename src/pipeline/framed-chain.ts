@@ -22,6 +22,13 @@ export interface ToolCallChainOptions extends Omit<ToolCallAccumulatorOptions, "
   /** The body's content type, for a framing that reads several formats (`DetectingFraming`). */
   contentType?: string | undefined;
   /**
+   * The decoder's limit on what it holds until its end that no delta carries (a refusal; OpenAI
+   * Chat's reasoning fields), as `DecoderLimits.maxTextLength`: the chain gives it the decoder and
+   * does not bound the turn's text by it.
+   * @defaultValue 4194304
+   */
+  maxTextLength?: number | undefined;
+  /**
    * Steps after the accumulator, in this order (the first listed sees each event first):
    * `toolCallTimings`, `validateToolCalls`, or your own made with `eventStep`.
    * @defaultValue none

@@ -116,6 +116,7 @@ const CHAIN_OPTIONS: Record<keyof ToolCallChainOptions, 0> = {
   contentType: 0,
   maxArgumentsLength: 0,
   maxToolCalls: 0,
+  maxTextLength: 0,
   maxDepth: 0,
   partialParser: 0,
   repairer: 0,

@@ -10,6 +10,7 @@ import {
   AwsEventStreamDecoder,
   JsonArrayDecoder,
   NdjsonDecoder,
+  type ProviderProtocol,
   providerProtocol,
   repairJson,
   SSEDecoder,
@@ -110,6 +111,14 @@ group("each stage's options, split from the chain's", (test) => {
     short.end();
     const tooLarge = bounded.find((event) => event.type === "error");
     assertEquals(tooLarge?.type === "error" ? tooLarge.error.code : undefined, "arguments-too-large");
+    // ... and the decoder's, maxTextLength among them (a protocol's own decoder reads it).
+    let given: Parameters<ProviderProtocol["createDecoder"]>[1];
+    const own: ProviderProtocol = {
+      name: "own",
+      createDecoder: (emit, limits) => ((given = limits), providerProtocol("anthropic").createDecoder(emit, limits)),
+    };
+    new ToolCallChain(own, () => {}, { maxTextLength: 10, maxToolCalls: 2, maxArgumentsLength: 5 });
+    assertEquals(given, { maxTextLength: 10, maxToolCalls: 2, maxArgumentsLength: 5 });
     const typo = thrown(
       () => new ToolCallChain(providerProtocol("anthropic"), () => {}, { maxArgumentLength: 5 } as never),
     );

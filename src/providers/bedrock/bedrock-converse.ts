@@ -8,6 +8,7 @@ import type { DecoderLimits, Emit } from "../provider-decoder.ts";
 import { readUsage } from "../usage.ts";
 import type { ConverseCitations } from "./bedrock-citations.ts";
 import { BEDROCK_FINISH_REASONS } from "./bedrock-finish-reasons.ts";
+import { imageDelta, imageStop } from "./bedrock-images.ts";
 
 /**
  * What the decoder keeps of an open content block: a tool call, a reasoning block's text and
@@ -43,9 +44,11 @@ type Payload = Record<string, unknown>;
  * deltas, as JSON text, are bounded by the accumulator's `maxArgumentsLength` (past it, a
  * `ToolCallStreamError` of code `arguments-too-large` ends the stream). An image the model made
  * (ImageBlockStart's `format`, then ImageBlockDelta's `source.bytes`, base64) is a `block` reasoning
- * part `{image}` (Converse's ImageBlock, which the next turn sends back) at its stop, its bytes
- * bounded the same way; a delta's `error` is a `provider-error` (`data`: `{ image: { error } }`) and
- * the image is left out, as one whose bytes are not base64 is (a `malformed-payload` error). A delta for
+ * part `{image}` (Converse's ImageBlock, which the next turn sends back) at its stop; an image whose
+ * bytes pass `maxArgumentsLength` is left out with an `error` of code `arguments-too-large` and the
+ * turn goes on (an image is no call: the text and calls around it stand); a delta's `error` is a
+ * `provider-error` (`data`: `{ image: { error } }`) and the image is left out, as one whose bytes
+ * are not base64 is (a `malformed-payload` error). A delta for
  * a block that already stopped is ignored. Reasoning (`delta.reasoningContent`) streams as
  * `reasoning-delta`; its signature and redacted content become `reasoning-part`s, as with
  * Anthropic thinking, for the next turn. The signatures, held until their block's stop, are
@@ -187,15 +190,7 @@ export class BedrockConverseDecoder {
       block.result.content.push(result as JsonValue[]);
     const image = delta["image"];
     // An image's deltas come after its start, which says its format.
-    if (isRecord(image) && block.chunks) {
-      const { error, source } = image;
-      const bytes = isRecord(source) && source["bytes"];
-      if (typeof bytes === "string" && this.#kept(block, bytes)) block.chunks.push(bytes);
-      if (isRecord(error)) {
-        delete block.chunks; // the image is incomplete: left out, its later deltas too
-        emit(providerError({ image: { error } }));
-      }
-    }
+    if (isRecord(image)) imageDelta(block, image, this.#maxResultLength, emit);
     const reasoning = delta["reasoningContent"];
     if (!isRecord(reasoning)) return;
     const thought = nonEmptyString(reasoning["text"]);
@@ -218,32 +213,16 @@ export class BedrockConverseDecoder {
   }
 
   /**
-   * A server tool's output or an image, kept whole for the next turn: bounded as a call's arguments
-   * are, by the length of its deltas (`text`, their JSON text or base64).
+   * A server tool's output, kept whole for the next turn: bounded as a call's arguments are, by the
+   * length of its deltas (`text`, their JSON text).
    */
   #kept(block: Block, text: string): true {
     if ((block.resultLength = (block.resultLength ?? 0) + text.length) > this.#maxResultLength)
       throw new ToolCallStreamError({
         code: "arguments-too-large",
-        message: `A server tool's result or an image is over maxArgumentsLength (${this.#maxResultLength}).`,
+        message: `A server tool's result is over maxArgumentsLength (${this.#maxResultLength}).`,
       });
     return true;
-  }
-
-  /** An image at its stop, its deltas' bytes (each base64 of its own, padded) decoded, then encoded again as one. */
-  #image({ image, chunks }: Block): void {
-    let bytes: string;
-    if (!chunks!.length) return;
-    try {
-      bytes = btoa(chunks!.map((chunk) => atob(chunk)).join(""));
-    } catch {
-      return this.#emit({
-        type: "error",
-        error: { code: "malformed-payload", message: "An image's bytes are not base64; it was skipped." },
-      });
-    }
-    const block = { image: { ...image, source: { bytes } } } as { [key: string]: JsonValue };
-    this.#emit({ type: "reasoning-part", part: { type: "block", block } });
   }
 
   #onStop(payload: Payload): void {
@@ -259,7 +238,7 @@ export class BedrockConverseDecoder {
         type: "reasoning-part",
         part: { type: "block", block: { toolResult: { ...result, content: result.content.flat() } } },
       });
-    else if (block.chunks) this.#image(block);
+    else if (block.chunks) imageStop(block, this.#emit);
     else if (block.tool) this.#emit({ type: "tool-call-end", index });
     else if (block.signature)
       this.#emit({ type: "reasoning-part", part: { type: "signed", text: block.text, signature: block.signature } });
