@@ -139,8 +139,12 @@ export class DetectingDecoder implements ProviderDecoder {
   /** The protocol once told. */
   provider: Provider | undefined;
 
-  /** Creates a decoder that reports through `emit`; the one it picks gets `limits` (the accumulator's, as a named protocol's does). */
+  /**
+   * Creates a decoder that reports through `emit`; the one it picks gets `limits` (the accumulator's,
+   * as a named protocol's does). A name in `limits` that is no limit is a `TypeError`.
+   */
   constructor(emit: Emit, limits?: DecoderLimits) {
+    if (limits) decoderLimits(limits);
     this.#emit = emit;
     this.#limits = limits;
   }

@@ -1,15 +1,19 @@
 // The chain's options split per stage: the framing gets its own (`maxEventLength`, `contentType`),
 // the decoder the limits, the accumulator its own, so the cores of each stage check their names
 // like the stages do (`new SSEDecoder(onMessage, { maxArgumentsLength })` is a TypeError naming
-// it), and the combined constructors (`ToolCallChain`, `streamToolCalls`, `BedrockDeltaStream`
-// with its `converseCitations`) keep taking every option and check their own union. Before, the
-// chain handed every stage its whole options, so those cores could not check.
+// it; so are the other protocols' decoders, given the limits alone), and the combined constructors
+// (`ToolCallChain`, `streamToolCalls`, `BedrockDeltaStream` with its `converseCitations`) keep
+// taking every option and check their own union. Before, the chain handed every stage its whole
+// options, so those cores could not check.
 import * as bedrock from "../../src/bedrock.ts";
 import {
   AnthropicDecoder,
   AwsEventStreamDecoder,
+  BedrockDecoder,
+  GeminiDecoder,
   JsonArrayDecoder,
   NdjsonDecoder,
+  OpenAIResponsesDecoder,
   type ProviderProtocol,
   providerProtocol,
   repairJson,
@@ -21,6 +25,7 @@ import {
   turnBlocks,
 } from "../../src/index.ts";
 import { AnthropicCitingDecoder } from "../../src/anthropic.ts";
+import { GeminiInteractionsDecoder } from "../../src/gemini-interactions.ts";
 import { anthropicSse } from "../providers/anthropic/turn-blocks-recordings.ts";
 import { invokeChunks } from "../support/event-stream.ts";
 import { assert, assertEquals, group, thrown } from "../support/harness.ts";
@@ -36,6 +41,10 @@ const CORES: readonly [string, (options: object) => unknown, string, string][] =
   ["AnthropicDecoder", (o) => new AnthropicDecoder(() => {}, o), "maxEventLength", "maxToolCalls"],
   ["AnthropicCitingDecoder", (o) => new AnthropicCitingDecoder(() => {}, o), "contentType", "maxArgumentsLength"],
   ["ToolCallAccumulatorCore", (o) => new ToolCallAccumulatorCore(() => {}, o), "maxEventLength", "turnBlocks"],
+  ["GeminiDecoder", (o) => new GeminiDecoder(() => {}, o), "maxEventLength", "maxArgumentsLength"],
+  ["GeminiInteractionsDecoder", (o) => new GeminiInteractionsDecoder(() => {}, o), "repairer", "maxToolCalls"],
+  ["BedrockDecoder", (o) => new BedrockDecoder(() => {}, undefined, o), "contentType", "maxTextLength"],
+  ["OpenAIResponsesDecoder", (o) => new OpenAIResponsesDecoder(() => {}, o), "maxDepth", "reorderWindow"],
 ];
 
 /** One tool call, `get_weather({"city":"Paris"})`, in Anthropic's events. */

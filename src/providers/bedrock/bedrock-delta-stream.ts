@@ -87,6 +87,7 @@ export class BedrockDecoder implements ProviderDecoder {
    * `invokeModel` (pass `AnthropicDecoder`, or `AnthropicCitingDecoder`), made with `limits`. Without
    * it, an InvokeModel body throws a `ToolCallStreamError` of code `unknown-provider` at its first chunk.
    * ConverseStream's text blocks keep their citations with `converseCitations` (`ConverseCitations`).
+   * A name in `limits` that is no limit is a `TypeError`.
    */
   constructor(
     emit: Emit,
@@ -94,6 +95,7 @@ export class BedrockDecoder implements ProviderDecoder {
     limits?: DecoderLimits,
     converseCitations?: typeof ConverseCitations,
   ) {
+    if (limits) decoderLimits(limits);
     this.#emit = emit;
     this.#invokeModel = invokeModel;
     this.#limits = limits;

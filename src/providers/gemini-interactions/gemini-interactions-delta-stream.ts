@@ -79,9 +79,10 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
   /**
    * Creates a decoder for one response that reports through `emit`; a server tool's step is
    * bounded by the accumulator's `maxArgumentsLength` in `limits` (4 Mi by default); `onEvent` is
-   * given each event before it is read.
+   * given each event before it is read. A name in `limits` that is no limit is a `TypeError`.
    */
   constructor(emit: Emit, limits: DecoderLimits = {}, onEvent?: InteractionsEventListener) {
+    decoderLimits(limits);
     this.#emit = emit;
     this.#onEvent = onEvent;
     this.#server = new InteractionsServerSteps(emit, jsonText, limits.maxArgumentsLength);

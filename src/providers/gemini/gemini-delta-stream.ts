@@ -105,9 +105,11 @@ export class GeminiDecoder implements ProviderDecoder {
 
   /**
    * Creates a decoder for one response that reports through `emit`, bounded by the accumulator's
-   * `limits`, keeping the first candidate's grounding and citations with `grounding` (none: left out).
+   * `limits`, keeping the first candidate's grounding and citations with `grounding` (none: left out);
+   * a name in `limits` that is no limit (another stage's option) is a `TypeError`.
    */
   constructor(emit: Emit, limits: DecoderLimits = {}, grounding?: GeminiGrounding) {
+    decoderLimits(limits);
     this.#emit = emit;
     this.#maxLength = limits.maxArgumentsLength ?? 4194304;
     this.#grounding = grounding;

@@ -95,11 +95,11 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
   /** The refusal each message item streamed, by the item's id, until it is given. */
   readonly #refusals = new Map<string, string>();
 
-  /** Creates a decoder that reports through `emit`. */
+  /** Creates a decoder that reports through `emit`; an option it does not know is a `TypeError`. */
   constructor(emit: Emit, options: OpenAIResponsesDeltaStreamOptions = {}) {
     this.#emit = emit;
+    this.#limits = responsesOptions(options);
     this.#builtIns = options.builtInCalls && new options.builtInCalls(emit, options);
-    this.#limits = options;
     this.#reorderer = new SequenceReorderer<Payload>(
       options.reorderWindow ?? 64,
       (payload) => this.#onEvent(payload),

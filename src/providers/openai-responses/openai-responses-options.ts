@@ -33,16 +33,17 @@ const RESPONSES_OPTIONS: Record<keyof OpenAIResponsesDeltaStreamOptions, 0> = {
 };
 
 /**
- * Throws a `TypeError` for an option name `OpenAIResponsesDeltaStream` does not know, naming it
- * and its options (a typo left the default in force).
+ * Throws a `TypeError` for an option name `OpenAIResponsesDeltaStream` (or its decoder) does not
+ * know, naming it and its options (a typo left the default in force); returns the options.
  *
  * @example
  * ```ts
  * responsesOptions({ reorderWindow: 8 }); // passes; { reorderWindo: 8 } throws
  * ```
  */
-export function responsesOptions(options: OpenAIResponsesDeltaStreamOptions): void {
+export function responsesOptions(options: OpenAIResponsesDeltaStreamOptions): OpenAIResponsesDeltaStreamOptions {
   checkOptionNames(options, RESPONSES_OPTIONS);
+  return options;
 }
 
 /**
