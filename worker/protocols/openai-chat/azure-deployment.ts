@@ -10,17 +10,23 @@
  */
 import { isObject } from "../../request/json-fields.ts";
 import { HttpError } from "../../response/json-error.ts";
+import { providerModel } from "../provider-model.ts";
 
 /**
  * `body` with `model` set to the deployment of the path, `encoded` as the path has it (percent-
- * encoded); a body that is no object is left to the Chat Completions parser's 400.
+ * encoded); a body that is no object is left to the Chat Completions parser's 400. A deployment
+ * that is no name is a 400; one that names no provider of `providers` (nor, with `bare`, a model
+ * of that provider) is Azure's 404 `DeploymentNotFound`, which openai-node raises as
+ * `NotFoundError`, where `/v1` answers a 400 at `model` (the client sent no model here). A
+ * deployment the Worker routes but refuses later (a search model `OPENAI_SERVER_TOOLS` does not
+ * allow, say) stays that 400: it exists, and a setting refuses it.
  *
  * @example
  * ```ts
- * withDeployment({ model: "ignored", messages }, "anthropic%2Fclaude-sonnet-4-5"); // model: "anthropic/claude-sonnet-4-5"
+ * withDeployment({ model: "ignored", messages }, "anthropic%2Fclaude-sonnet-4-5", providerNames); // model: "anthropic/claude-sonnet-4-5"
  * ```
  */
-export function withDeployment(body: unknown, encoded: string): unknown {
+export function withDeployment(body: unknown, encoded: string, providers: readonly string[], bare?: string): unknown {
   let deployment: string | undefined;
   try {
     deployment = decodeURIComponent(encoded);
@@ -33,23 +39,15 @@ export function withDeployment(body: unknown, encoded: string): unknown {
       message:
         "The deployment in the path (`/openai/deployments/<deployment>/chat/completions`) is not a model name: send `<provider>/<model>`, percent-encoded.",
     });
+  try {
+    providerModel(deployment, providers, "model", bare);
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    // The message never repeats the client's value (as providerModel's do); its reason does.
+    throw new HttpError(404, {
+      code: "DeploymentNotFound",
+      message: `The API deployment for this resource does not exist: the path's deployment names no provider or model of this Worker. ${error.body.message}`,
+    });
+  }
   return isObject(body) ? { ...body, model: deployment } : body;
-}
-
-/**
- * `error` as Azure answers a deployment it cannot find, where the Worker refused the path's
- * deployment as a model (a 400 of `param: "model"`, though the client sent no model): a 404 of
- * code `DeploymentNotFound`, which openai-node raises as `NotFoundError`. Any other error as it is.
- *
- * @example
- * ```ts
- * asDeploymentError(new HttpError(400, { message: "...", param: "model" }), "nowhere/gpt"); // 404 DeploymentNotFound
- * ```
- */
-export function asDeploymentError(error: unknown, deployment: string): unknown {
-  if (!(error instanceof HttpError) || error.status !== 400 || error.body.field !== "model") return error;
-  return new HttpError(404, {
-    code: "DeploymentNotFound",
-    message: `The API deployment for this resource does not exist: no provider or model of the Worker is named by \`${deployment}\`. ${error.body.message}`,
-  });
 }

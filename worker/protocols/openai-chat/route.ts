@@ -16,7 +16,7 @@ import { answerHeaders, encodeAnswer, failedInit, SSE_HEADERS } from "../client-
 import { agentBatches } from "../thought-signatures.ts";
 import { allowedCalls, requestRules } from "../../services/call-rules.ts";
 import { customCalls } from "../custom-calls.ts";
-import { asDeploymentError, withDeployment } from "./azure-deployment.ts";
+import { withDeployment } from "./azure-deployment.ts";
 
 const FAILED = "The answer is an error; the rest of the response is not needed.";
 
@@ -49,24 +49,9 @@ export function chatCompletionsRoute(
   return protocolPost(request, env, runtime, openAIErrorResponse, async (body, context) => {
     const { settings, cors } = context;
     const chat = withRequestSettings(settings, () => {
-      if (deployment === undefined)
-        return parseChatCompletionRequest(
-          body,
-          providerNames,
-          bareNameProvider(context.env, "openai"),
-          settings.openaiServerTools,
-        );
-      try {
-        return parseChatCompletionRequest(
-          withDeployment(body, deployment),
-          providerNames,
-          bareNameProvider(context.env, "openai"),
-          settings.openaiServerTools,
-        );
-      } catch (error) {
-        // Azure answers a deployment it cannot route as a 404 DeploymentNotFound, never a `model` 400.
-        throw asDeploymentError(error, deployment);
-      }
+      const bare = bareNameProvider(context.env, "openai");
+      const named = deployment === undefined ? body : withDeployment(body, deployment, providerNames, bare);
+      return parseChatCompletionRequest(named, providerNames, bare, settings.openaiServerTools);
     });
     const rules = requestRules(chat.request, chat.allowed);
     if (chat.stream) {
