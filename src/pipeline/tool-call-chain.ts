@@ -5,6 +5,9 @@ import type { StreamErrorInfo } from "../shared/errors.ts";
 import type { ToolCallEvent } from "../shared/events.ts";
 import { blocksOf } from "../shared/turn-blocks.ts";
 import { checkOptionNames } from "../shared/option-names.ts";
+import { ACCUMULATOR_CORE_OPTIONS } from "../accumulate/accumulator-option-names.ts";
+import { FRAMING_OPTIONS } from "../framing/framing-options.ts";
+import { DECODER_LIMITS } from "../providers/decoder-limits.ts";
 import { FramedChain, type ToolCallChainOptions } from "./framed-chain.ts";
 
 export type { ToolCallChainOptions } from "./framed-chain.ts";
@@ -110,19 +113,16 @@ export class ToolCallChain {
   }
 }
 
-/** Every option of {@link ToolCallChainOptions}: typed as its keys, so that one added there and not here does not compile. */
+/** The accumulator's options but its `turnBlocks`, which the chain takes from the protocol. */
+const { turnBlocks: _, ...ACCUMULATOR_OPTIONS } = ACCUMULATOR_CORE_OPTIONS;
+/**
+ * Every option of {@link ToolCallChainOptions}, each stage's and the chain's own: typed as its
+ * keys, so that one added there and to no stage's table does not compile.
+ */
 const CHAIN_OPTIONS: Record<keyof ToolCallChainOptions, 0> = {
-  maxEventLength: 0,
-  contentType: 0,
-  maxArgumentsLength: 0,
-  maxToolCalls: 0,
-  maxTextLength: 0,
-  maxDepth: 0,
-  partialParser: 0,
-  repairer: 0,
-  validator: 0,
-  earlyValidator: 0,
-  unwrapper: 0,
+  ...FRAMING_OPTIONS,
+  ...DECODER_LIMITS,
+  ...ACCUMULATOR_OPTIONS,
   steps: 0,
   onStop: 0,
 };

@@ -13,7 +13,7 @@ import {
   type ToolCallEvent,
 } from "../../src/index.ts";
 import { AGENT_OPTIONS } from "../support/encoders.ts";
-import { assert, assertEquals, group } from "../support/harness.ts";
+import { assert, assertEquals, group, rejection } from "../support/harness.ts";
 import { collect, fromChunks } from "../support/streams.ts";
 
 type Input = Parameters<typeof readOpenAIChatCompletion>[0];
@@ -60,16 +60,6 @@ async function* generate<T>(items: readonly T[], onReturn?: () => void): AsyncGe
     onReturn?.();
   }
 }
-
-/** What `read` rejected with or threw; undefined when it settled. */
-const failure = async (read: () => Promise<unknown>): Promise<unknown> => {
-  try {
-    await read();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-};
 
 group("what the readers of a whole answer take", (test) => {
   test("a stream, an async iterable and an iterable of events, or of batches, give the same answer", async () => {
@@ -122,7 +112,7 @@ group("what the readers of a whole answer take", (test) => {
         ["an SDK's stream", generate([chunk])],
         ["a stream of SDK chunks", fromChunks([chunk])],
       ] as const) {
-        const error = await failure(() => read(input as unknown as Input));
+        const error = await rejection(() => read(input as unknown as Input));
         assert(error instanceof TypeError, `${name} given ${what}: ${String(error)}`);
         assert(error.message.includes(name) && error.message.includes("streamToolCalls"), error.message);
       }

@@ -24,7 +24,7 @@ import {
   UIMessageEncoder,
 } from "../../src/index.ts";
 import { ToolRunner } from "../../src/tools.ts";
-import { assert, assertEquals, group, thrown } from "../support/harness.ts";
+import { assert, assertEquals, group, rejection, thrown } from "../support/harness.ts";
 import { fromChunks } from "../support/streams.ts";
 
 /** The provider stages that took no argument: each takes the provider stages' limits now (`new kit.DeltaStream(limits)`). */
@@ -56,16 +56,6 @@ const finish: EncodableEvent = {
   invalidToolCalls: [],
   text: "",
   reasoning: "",
-};
-
-/** What `read` threw or rejected with; undefined when it settled. */
-const failure = async (read: () => Promise<unknown>): Promise<unknown> => {
-  try {
-    await read();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
 };
 
 group("option names of the cores and the stages without options", (test) => {
@@ -131,10 +121,10 @@ group("option names of the cores and the stages without options", (test) => {
       ["readOpenAIChatCompletion", (events, o) => readOpenAIChatCompletion(events, { model: "m", ...o })],
     ];
     for (const [name, read] of readers) {
-      const error = await failure(() => read(fromChunks([finish]), { maxTextLenght: 10 }));
+      const error = await rejection(() => read(fromChunks([finish]), { maxTextLenght: 10 }));
       assert(error instanceof TypeError, `${name}: ${String(error)}`);
       assert(error.message.includes("`maxTextLenght`") && error.message.includes("maxTextLength"), error.message);
-      assertEquals(await failure(() => read(fromChunks([finish]), { maxTextLength: 10 })), undefined, name);
+      assertEquals(await rejection(() => read(fromChunks([finish]), { maxTextLength: 10 })), undefined, name);
     }
   });
 });

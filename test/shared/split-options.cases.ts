@@ -21,6 +21,7 @@ import {
   streamToolCalls,
   ToolCallAccumulatorCore,
   ToolCallChain,
+  type ToolCallChainOptions,
   type ToolCallEvent,
   turnBlocks,
 } from "../../src/index.ts";
@@ -102,24 +103,17 @@ group("each stage's options, split from the chain's", (test) => {
     chain.end();
     assertEquals(calls(events), [{ city: "Paris" }]);
     assert(!stopped, "the chain ended normally");
-    // Each limit still reaches its stage: the framing's...
-    const framed: ToolCallEvent[] = [];
-    const small = new ToolCallChain(providerProtocol("anthropic"), (event) => framed.push(event), {
-      maxEventLength: 40,
-    });
-    small.feed(bytes(CALL_SSE));
-    small.end();
-    const error = framed.find((event) => event.type === "error");
-    assertEquals(error?.type === "error" ? error.error.code : undefined, "event-too-large");
-    // ... and the accumulator's.
-    const bounded: ToolCallEvent[] = [];
-    const short = new ToolCallChain(providerProtocol("anthropic"), (event) => bounded.push(event), {
-      maxArgumentsLength: 5,
-    });
-    short.feed(bytes(CALL_SSE));
-    short.end();
-    const tooLarge = bounded.find((event) => event.type === "error");
-    assertEquals(tooLarge?.type === "error" ? tooLarge.error.code : undefined, "arguments-too-large");
+    // Each limit still reaches its stage: the framing's and the accumulator's...
+    const firstError = (options: ToolCallChainOptions): string | undefined => {
+      const chained: ToolCallEvent[] = [];
+      const one = new ToolCallChain(providerProtocol("anthropic"), (event) => chained.push(event), options);
+      one.feed(bytes(CALL_SSE));
+      one.end();
+      const error = chained.find((event) => event.type === "error");
+      return error?.type === "error" ? error.error.code : undefined;
+    };
+    assertEquals(firstError({ maxEventLength: 40 }), "event-too-large");
+    assertEquals(firstError({ maxArgumentsLength: 5 }), "arguments-too-large");
     // ... and the decoder's, maxTextLength among them (a protocol's own decoder reads it).
     let given: Parameters<ProviderProtocol["createDecoder"]>[1];
     const own: ProviderProtocol = {

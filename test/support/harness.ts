@@ -94,3 +94,13 @@ export function thrown(run: () => unknown): unknown {
   }
   return undefined;
 }
+
+/** What an asynchronous call throws or rejects with, or undefined when it settles. */
+export async function rejection(run: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await run();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}

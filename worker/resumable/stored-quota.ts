@@ -33,8 +33,11 @@ const USED_KEY = "stored:used";
  * ```
  */
 export function storedBytes(text: string, earlier: string | undefined): number {
-  return 2 * (text.length + (earlier?.length ?? 0));
+  return BYTES_PER_UNIT * (text.length + (earlier?.length ?? 0));
 }
+
+/** Bytes counted per UTF-16 unit of a stored response (see {@link storedBytes}). */
+export const BYTES_PER_UNIT = 2;
 
 /**
  * The count of one object's stored bytes, read once, then kept in memory and written when it

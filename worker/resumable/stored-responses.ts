@@ -1,7 +1,7 @@
 import { Expiries } from "./expiries.ts";
 import { deleteResponse, keyedStore, type KvStorage } from "./keyed-store.ts";
 import { objectNameOf } from "./response-id.ts";
-import { StoredQuota, storedBytes } from "./stored-quota.ts";
+import { BYTES_PER_UNIT, StoredQuota, storedBytes } from "./stored-quota.ts";
 
 /**
  * The stored `/v1/responses` responses of a pool object (`store`, `previous_response_id`,
@@ -252,7 +252,7 @@ export function countOlder(kv: KvStorage, id: string): number | undefined {
     head.pieces === 0
       ? (head.text?.length ?? 0) + (head.earlier?.length ?? 0)
       : length(head.pieces, piece) + length(head.earlierPieces, earlierPiece);
-  head.bytes = 2 * units;
+  head.bytes = BYTES_PER_UNIT * units;
   store.put(HEADER, head);
   return head.bytes;
 }
