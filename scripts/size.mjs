@@ -372,6 +372,9 @@ export const BUDGET = {
   // + 64 (schema-numbers, 2026-12-06): `1e400` (Infinity once parsed) is no `number` nor `integer`
   // in both checks, as Ajv's default `strictNumbers` says (it passed `number`), and an `enum` value
   // past a double is named as read, not as JSON.stringify's `null`: 19,396 -> 19,479 B.
+  // + 240 (schemas, 2026-12-06): a string past 16,383 characters (which V8 hashes by its length
+  // alone) kept in the checks' sets by the ids of its pieces (src/schema/text-keys.ts): an `enum`,
+  // `required` or `uniqueItems` of many such strings was quadratic: 19,479 -> 19,718 B.
   schemaPlugin:
     14.3 * KiB +
     128 +
@@ -393,7 +396,8 @@ export const BUDGET = {
     512 +
     24 +
     1080 +
-    64,
+    64 +
+    240,
   // `for await` over streamToolCalls reads the chain's events without a stream read each (issue
   // 37, `EventChannel`): about 630 B in each provider's (Bedrock 16,037 -> 16,665 B). Then the
   // non-SSE providers' without the SSE framing (Bedrock 16,665 -> 15,102 B): 15.75 KiB. Then

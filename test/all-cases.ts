@@ -108,6 +108,7 @@ import "./schema/repeated-names.cases.ts";
 import "./schema/linear-pattern.cases.ts";
 import "./schema/pattern-budget.cases.ts";
 import "./schema/keyword-work.cases.ts";
+import "./schema/long-strings.cases.ts";
 import "./schema/shared-schemas.cases.ts";
 import "./schema/unevaluated.cases.ts";
 import "./schema/unicode-versions.cases.ts";

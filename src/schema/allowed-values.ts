@@ -1,6 +1,7 @@
 import type { JsonValue } from "../shared/json.ts";
 import { canonicalJson, type CheckBudget } from "./check-budget.ts";
 import type { StepBudget } from "./pattern/pattern-vm.ts";
+import { HASHED_LENGTH, type Pieces, textKey } from "./text-keys.ts";
 
 /**
  * `enum` and `const` as the checks read them, built once when the schema compiles: a set of the
@@ -13,10 +14,14 @@ import type { StepBudget } from "./pattern/pattern-vm.ts";
 
 /** The allowed values of one schema (`enum` and `const` together). */
 export interface AllowedValues {
-  /** Strings, numbers, booleans and `null`, as they are (a `Set` compares numbers by value). */
+  /** Numbers, booleans, `null`, and strings by their {@link textKey} (a `Set` compares numbers by value). */
   readonly primitives: ReadonlySet<string | number | boolean | null>;
-  /** Arrays and objects, by their canonical JSON. */
+  /** Arrays and objects, by the {@link textKey} of their canonical JSON. */
   readonly composites: ReadonlySet<string>;
+  /** The pieces of the long strings the keys of both sets are made of. */
+  readonly pieces: Pieces;
+  /** The allowed strings, each once. */
+  readonly texts: readonly string[];
   /** The kinds of value allowed, as bits of {@link kindBit}. */
   readonly kinds: number;
   /** The allowed strings, sorted by UTF-16 code units, each once: built when the early check first needs them ({@link sortedStrings}). */
@@ -27,7 +32,7 @@ export interface AllowedValues {
 
 /** The allowed strings, sorted by UTF-16 code units, each once (sorted at the first call, then kept). */
 export function sortedStrings(allowed: AllowedValues): readonly string[] {
-  allowed.strings ??= [...allowed.primitives].filter((value): value is string => typeof value === "string").sort();
+  allowed.strings ??= [...allowed.texts].sort();
   return allowed.strings;
 }
 
@@ -62,16 +67,21 @@ export function allowedValues(
   }
   const primitives = new Set<string | number | boolean | null>();
   const composites = new Set<string>();
+  const [pieces, texts]: [Pieces, string[]] = [new Map(), []];
   let kinds = 0;
   for (const value of values) {
     budget.steps--;
     kinds |= kindOf(value);
     if (value !== null && typeof value === "object") {
       const form = canonicalJson(value, budget);
-      if (form !== undefined) composites.add(form);
-    } else primitives.add(value);
+      if (form !== undefined) composites.add(textKey(form, pieces)!);
+    } else if (typeof value !== "string") primitives.add(value);
+    else {
+      const key = textKey(value, pieces)!;
+      if (!primitives.has(key)) primitives.add(key) && texts.push(value);
+    }
   }
-  return { values, allowed: { primitives, composites, kinds } };
+  return { values, allowed: { primitives, composites, pieces, texts, kinds } };
 }
 
 /**
@@ -80,8 +90,15 @@ export function allowedValues(
  */
 export function isAllowed(allowed: AllowedValues, value: JsonValue, budget: CheckBudget): boolean | undefined {
   budget.steps--;
+  // A long text's key is made again at each ask (V8 keeps a string's hash, not its pieces'); one of
+  // a piece never keyed is in neither set.
+  const has = (set: ReadonlySet<unknown>, text: string): boolean => {
+    if (text.length > HASHED_LENGTH) budget.steps -= text.length >> 4;
+    return set.has(textKey(text, allowed.pieces, false));
+  };
+  if (typeof value === "string") return has(allowed.primitives, value);
   if (value === null || typeof value !== "object") return allowed.primitives.has(value);
   if (allowed.composites.size === 0) return false;
   const form = canonicalJson(value, budget);
-  return form === undefined ? undefined : allowed.composites.has(form);
+  return form === undefined ? undefined : has(allowed.composites, form);
 }

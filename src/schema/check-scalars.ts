@@ -3,6 +3,7 @@ import { member, thousands } from "./bounded-issues.ts";
 import { MAX_CHECK_NESTING } from "./check-budget.ts";
 import { linearPattern } from "./pattern/linear-pattern.ts";
 import type { PatternBudget } from "./pattern-budget.ts";
+import { distinct } from "./text-keys.ts";
 import { dialectOf, idKey } from "./schema-reading.ts";
 import { MAX_PATTERN_LENGTH } from "./schema-node.ts";
 
@@ -30,8 +31,8 @@ const ANNOTATIONS = Object.entries({
   examples: "array",
 });
 
-/** Whether a list holds no name twice. */
-const once = (list: readonly unknown[]): boolean => new Set(list).size === list.length;
+/** Whether a list of names holds none twice. */
+const once = (list: readonly string[]): boolean => distinct(list).length === list.length;
 
 /** Whether a value is a metaschema's `stringArray`: strings, each once. */
 const strings = (list: unknown): boolean =>

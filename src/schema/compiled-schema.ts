@@ -13,6 +13,7 @@ import {
 } from "./schema-reading.ts";
 import { chargedResources, dynamicName, refStart } from "./schema-resources.ts";
 import { settleFlags } from "./schema-flags.ts";
+import { distinct } from "./text-keys.ts";
 import type { CompileOptions, Context } from "./compile-context.ts";
 import { KNOWN, nodesOf, past, scopeOf, TOO_DEEP, unread } from "./compile-context.ts";
 import {
@@ -147,7 +148,7 @@ function compile(given: unknown, context: Context, depth: number): SchemaNode {
     isRecord(value) ? Object.keys(value).map((key) => [key, child(value[key])]) : undefined;
   const strings = (value: unknown[]): string[] => {
     budget.steps -= value.length;
-    return [...new Set(value.filter((item): item is string => typeof item === "string"))];
+    return distinct(value.filter((item): item is string => typeof item === "string"));
   };
 
   const type = own(schema, "type");

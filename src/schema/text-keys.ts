@@ -1,0 +1,65 @@
+/**
+ * Keys for sets of strings that may be long. V8, the engine of every runtime the checks run in
+ * (Node, Deno, workerd, Chromium), hashes a string past 16,383 characters by its length alone
+ * (`String::kMaxHashCalcLength`): a `Set` of such strings of one length is one chain, each added
+ * or looked up string compared with all the others (400 `enum` strings of 16,400 characters, 6.5
+ * MB: 143 ms to check the schema; 2,000 strings 15 s). A long string is keyed by the ids of its
+ * pieces instead, each piece short enough to be hashed by its content: linear in its length.
+ *
+ * @module
+ */
+
+/** The longest string V8 hashes by its content. */
+export const HASHED_LENGTH = 16_383;
+
+/**
+ * The ids of the pieces of the long strings keyed so far (one table per set of keys: a key means
+ * nothing in another's).
+ */
+export type Pieces = Map<string, number>;
+
+/**
+ * `text`'s key in a set keyed by `pieces`: `text` itself when short (not beginning with U+0000),
+ * else U+0000 and the ids of its pieces of {@link HASHED_LENGTH} characters (a short string
+ * beginning with U+0000 is keyed so too, so no text is another's key). With `add` false, a piece without an id
+ * yet gives `undefined`: no key in the set can be this text's, and the table does not grow.
+ *
+ * @example
+ * ```ts
+ * const pieces: Pieces = new Map();
+ * textKey("celsius", pieces); // "celsius"
+ * textKey("a".repeat(20_000), pieces); // "\u00000,1,"
+ * ```
+ */
+export function textKey(text: string, pieces: Pieces, add = true): string | undefined {
+  if (text.length <= HASHED_LENGTH && text.charCodeAt(0) !== 0) return text;
+  let key = "\0";
+  for (let at = 0; at < text.length; at += HASHED_LENGTH) {
+    const piece = text.slice(at, at + HASHED_LENGTH);
+    let id = pieces.get(piece);
+    if (id === undefined) {
+      if (!add) return undefined;
+      pieces.set(piece, (id = pieces.size));
+    }
+    key += `${id.toString(36)},`;
+  }
+  // Some 44 million characters and more (past any request's size) make a long key: slow, not wrong.
+  return key;
+}
+
+/**
+ * The strings of `list`, each once, in their first order (a `Set` of them, past 16,383 characters
+ * each, was quadratic: see the module).
+ *
+ * @example
+ * ```ts
+ * distinct(["a", "b", "a"]); // ["a", "b"]
+ * ```
+ */
+export function distinct(list: readonly string[]): string[] {
+  const [seen, pieces] = [new Set<string>(), new Map<string, number>()];
+  return list.filter((text) => {
+    const key = textKey(text, pieces)!;
+    return !seen.has(key) && !!seen.add(key);
+  });
+}
