@@ -23,6 +23,8 @@ interface Row {
   name: string;
   /** What is checked at size n: a schema alone (checkToolSchema) or arguments against one. */
   make: (n: number) => { schema: unknown; args?: unknown };
+  /** The arguments through the early check as they stream (the accumulator with earlySchemaValidator), not checkToolArguments. */
+  early?: boolean;
 }
 const rows: Row[] = [
   { name: "checkToolSchema: enum of n", make: (n) => ({ schema: { enum: range(n).map(long) } }) },
@@ -43,7 +45,34 @@ const rows: Row[] = [
     name: "checkToolArguments: n items, each in an enum of n others",
     make: (n) => ({ schema: { items: { enum: range(n).map((i) => long(n + i)) } }, args: range(n).map(long) }),
   },
+  {
+    name: "earlySchemaValidator: 15 keys, each under an anyOf of 48 objects of n properties",
+    early: true,
+    make: (n) => ({
+      schema: {
+        anyOf: range(48).map(() => ({ $ref: "#/$defs/o" })),
+        $defs: { o: { type: "object", properties: Object.fromEntries(range(n).map((i) => [long(i), {}])) } },
+      },
+      args: Object.fromEntries(range(15).map((i) => [long(n + i), 1])),
+    }),
+  },
 ];
+
+/** One call's arguments through the early check, in fragments of 4,096 characters. */
+function early(lib: typeof current, parameters: unknown, args: unknown): void {
+  const tools = [{ type: "function", function: { name: "t", parameters } }] as current.ToolDefinition[];
+  const accumulator = new lib.ToolCallAccumulator(() => {}, { earlyValidator: lib.earlySchemaValidator(tools) });
+  const text = JSON.stringify(args);
+  for (let at = 0; at < text.length; at += 4096)
+    accumulator.push({
+      type: "tool-call-chunk",
+      index: 0,
+      argumentsDelta: text.slice(at, at + 4096),
+      ...(at === 0 ? { id: "c0", name: "t" } : {}),
+    });
+  accumulator.push({ type: "finish", rawReason: "tool_calls" });
+  accumulator.end();
+}
 
 /** The best of 3 runs' CPU ms, and the steps charged (arguments) or the issues (a schema). */
 function measure(lib: typeof current, row: Row, n: number): [ms: number, steps: number] {
@@ -53,7 +82,8 @@ function measure(lib: typeof current, row: Row, n: number): [ms: number, steps: 
     const [s, a] = [copy(schema), copy(args ?? null)]; // parsed, as a request's are
     const budget = new lib.CheckBudget(1e9);
     const start = cpu();
-    if (args === undefined) lib.checkToolSchema(s, "p", { patterns: new lib.PatternBudget() });
+    if (row.early) early(lib, s, args);
+    else if (args === undefined) lib.checkToolSchema(s, "p", { patterns: new lib.PatternBudget() });
     else lib.checkToolArguments(a as current.JsonValue, s as current.ToolSchema, { budget });
     best = Math.min(best, cpu() - start);
     steps = budget.spent;

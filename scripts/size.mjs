@@ -374,7 +374,9 @@ export const BUDGET = {
   // past a double is named as read, not as JSON.stringify's `null`: 19,396 -> 19,479 B.
   // + 240 (schemas, 2026-12-06): a string past 16,383 characters (which V8 hashes by its length
   // alone) kept in the checks' sets by the ids of its pieces (src/schema/text-keys.ts): an `enum`,
-  // `required` or `uniqueItems` of many such strings was quadratic: 19,479 -> 19,718 B.
+  // `required` or `uniqueItems` of many such strings was quadratic: 19,479 -> 19,718 B. + 88
+  // (schemas): the early check looks a long streamed key up in `properties` by its pieces
+  // (`propertyOf`: keys x branches x long names, uncharged): 19,718 -> 19,803 B.
   schemaPlugin:
     14.3 * KiB +
     128 +
@@ -397,7 +399,8 @@ export const BUDGET = {
     24 +
     1080 +
     64 +
-    240,
+    240 +
+    88,
   // `for await` over streamToolCalls reads the chain's events without a stream read each (issue
   // 37, `EventChannel`): about 630 B in each provider's (Bedrock 16,037 -> 16,665 B). Then the
   // non-SSE providers' without the SSE framing (Bedrock 16,665 -> 15,102 B): 15.75 KiB. Then

@@ -9,6 +9,7 @@ import { matchesPattern, propertyKeys, type SchemaNode } from "./schema-node.ts"
 import { KINDS, narrow, pointerToken } from "./watch-text.ts";
 import { ANY, type Condition, expand, MAX_CONDITIONS, type OpenValue } from "./watch-conditions.ts";
 import { allowedFailure, codePoints, numberFailure, numberTypeFailure, stringFailure } from "./schema-keywords.ts";
+import { propertyOf } from "./text-keys.ts";
 
 /**
  * The schema checks that run while arguments stream, on an {@link IncrementalJsonParser}'s events.
@@ -145,7 +146,7 @@ export class SchemaWatcher implements JsonParserListener {
         continue;
       }
       let matched = false;
-      const property = s.properties?.get(name);
+      const property = s.properties && propertyOf(s.properties, name, budget);
       if (property) {
         matched = true;
         expand(property, i, -1, 0, next, budget, this.#cutOffs);

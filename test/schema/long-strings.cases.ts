@@ -57,6 +57,40 @@ function longestKey(run: () => void): number {
   return longest;
 }
 
+/**
+ * How many times `run` looks a string past {@link HASHED} characters up (`get`, `has`) in a Set or
+ * Map that holds one: each such look-up compares it with every long string of its length there.
+ */
+function longLookups(run: () => void): number {
+  let count = 0;
+  const methods = [
+    [Set.prototype, ["has"]],
+    [Map.prototype, ["get", "has"]],
+  ] as const;
+  const saved: [object, string, unknown][] = [];
+  for (const [proto, names] of methods)
+    for (const name of names) {
+      const original = (proto as unknown as Record<string, (key: unknown) => unknown>)[name]!;
+      saved.push([proto, name, original]);
+      Object.defineProperty(proto, name, {
+        configurable: true,
+        writable: true,
+        value(this: Set<unknown> | Map<unknown, unknown>, key: unknown) {
+          const long = (k: unknown): boolean => typeof k === "string" && k.length > HASHED;
+          if (long(key) && [...this.keys()].some(long)) count++;
+          return original.call(this, key);
+        },
+      });
+    }
+  try {
+    run();
+  } finally {
+    for (const [proto, name, original] of saved)
+      Object.defineProperty(proto, name, { configurable: true, writable: true, value: original });
+  }
+  return count;
+}
+
 group("Long strings in the schema checks", (test) => {
   // Long member names of the arguments are left: JSON.parse (V8's) keeps them by the same hash.
   test("enum, required and uniqueItems keep no string V8 hashes by its length alone in a Set or Map", () => {
@@ -123,5 +157,36 @@ group("Long strings in the schema checks", (test) => {
     assertEquals(checkToolArguments(["\u00000,1,", a], { uniqueItems: true }), []);
     assertEquals(checkToolArguments(["\u0000", "\u0000"], { uniqueItems: true }).length, 1);
     assertEquals(checkToolArguments("", { enum: ["", a] }), []);
+  });
+
+  test("the early check finds a long key among long property names by its pieces, for each branch alive", () => {
+    // 8 branches alive at each key; each looked the key up among the 8 long names of `properties`.
+    const object = {
+      type: "object",
+      properties: Object.fromEntries(longs(0, 8).map((name) => [name, { type: "integer" }])),
+    };
+    const items = { anyOf: Array.from({ length: 8 }, () => ({ $ref: "#/$defs/o" })) };
+    const parameters = { type: "object", properties: { list: { type: "array", items } }, $defs: { o: object } };
+    // One long key per object: the early check's own set of an object's keys is not asked here.
+    const args = JSON.stringify({ list: [{ [long(100)]: 1 }, { [long(3)]: 2 }, { [long(5)]: "x" }] });
+    const events: ToolCallEvent[] = [];
+    const lookups = longLookups(() => {
+      const accumulator = new ToolCallAccumulator((event) => events.push(event), {
+        earlyValidator: earlySchemaValidator([{ type: "function", function: { name: "t", parameters } }]),
+      });
+      for (let at = 0; at < args.length; at += 4096)
+        accumulator.push({
+          type: "tool-call-chunk",
+          index: 0,
+          argumentsDelta: args.slice(at, at + 4096),
+          ...(at === 0 ? { id: "c0", name: "t" } : {}),
+        });
+      accumulator.push({ type: "finish", rawReason: "tool_calls" });
+      accumulator.end();
+    });
+    assertEquals(lookups, 0, "long keys looked up among long names");
+    const violation = events.find((event) => event.type === "tool-call-violation");
+    assert(violation?.type === "tool-call-violation", "the string where an integer goes is found early");
+    assertEquals(violation.error.path, "/list/2");
   });
 });
