@@ -15,6 +15,9 @@ import {
   ResponseReaders,
 } from "../../worker/resumable/response-readers.ts";
 import { attach as attachTo } from "../../worker/resumable/response-pool.ts";
+import { keyedStore } from "../../worker/resumable/keyed-store.ts";
+import { toBatch } from "../../worker/resumable/log-batch.ts";
+import { LogWriter } from "../../worker/resumable/response-log-storage.ts";
 import { settled } from "./durable-support.ts";
 import { newResponseId, objectNameOf, responseIdKey } from "../../worker/resumable/response-id.ts";
 import { parseStreamRequest } from "../../worker/request/parse-stream-request.ts";
@@ -24,10 +27,15 @@ import {
   FakeUpstream,
   liveOpenAI,
   ManualTimers,
+  mintedTestResponseId,
+  objectOf,
   openAIChunks,
   startResponse,
   validBody,
 } from "./support.ts";
+
+const textFrame = (n: number): string =>
+  `event: text-delta\nid: ${n}\ndata: {"type":"text-delta","text":"Hello. "}\n\n`;
 
 const stalling = () =>
   new FakeUpstream({
@@ -73,16 +81,23 @@ describe("the readers of one resumable response", () => {
   });
 
   it("of a finished response, served from storage, are bounded alike and leave at their end", async () => {
-    const clock = new ManualTimers();
-    const upstream = new FakeUpstream({ kind: "sse", chunks: openAIChunks([chatChunk({ content: "Hello." })]) });
-    const { id, stub, response, attach } = await startResponse(upstream, clock);
-    await response.text();
-    const running = () => runInDurableObject(stub, (instance: ResponseBuffer) => instance.isRunning(id));
-    expect(await settled(stub, async () => !(await running()))).toBe(true);
+    // A finished log of more batches than the answer's pipe takes ahead of a client that reads
+    // nothing: a log that fits in it is handed over whole, and its reader leaves at once.
+    const id = await mintedTestResponseId();
+    const stub = objectOf(id);
+    await runInDurableObject(stub, (_instance, state) => {
+      const writer = new LogWriter(keyedStore(state.storage.kv, id), { maxFrames: 1000, maxBytes: 1 << 20 });
+      writer.begin("stream", { "content-type": "text/event-stream" });
+      for (let batch = 0; batch < 16; batch++) writer.append(toBatch(batch, [textFrame(batch)]));
+      writer.append(toBatch(16, ['event: finish\nid: 16\ndata: {"type":"finish","reason":"stop"}\n\n']));
+      writer.end();
+    });
+    const attach = (after: number) => attachTo(stub, id, after);
     const count = () => runInDurableObject(stub, (instance: ResponseBuffer) => instance.readersOf(id));
     expect(await count()).toBe(0);
     const readers: Response[] = [];
     for (let i = 0; i < MAX_READERS_PER_RESPONSE; i++) readers.push(await attach(-1));
+    expect(readers.map((reader) => reader.status)).toEqual(readers.map(() => 200));
     expect((await attach(-1)).status).toBe(429);
     // A client that reads to the end leaves.
     expect(await readers.pop()!.text()).toContain("event: finish");

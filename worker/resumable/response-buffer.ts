@@ -134,9 +134,10 @@ export class ResponseBuffer extends DurableObject<Env> {
   /**
    * `GET /attach?id=<response id>&after=<event id>&client=<token hash>`: one more client of a response, the frames
    * after `after` (-1: all), then live; or a JSON error. The one thing not an RPC method: a
-   * client's body must cross as an HTTP body, whose source learns at once that its reader went
-   * away. A stream returned over RPC tells its source only at its next write (workerd PR 7298),
-   * so a client leaving a response whose provider is silent would never start its detached limit.
+   * client's body must cross as an HTTP body, whose request's signal tells the object at once that
+   * its reader went away (`native-body.ts`). A stream returned over RPC tells its source only at its
+   * next write (workerd PR 7298), so a client leaving a response whose provider is silent would
+   * never start its detached limit.
    */
   override async fetch(request: Request): Promise<Response> {
     const { pathname, searchParams } = new URL(request.url);
@@ -146,7 +147,7 @@ export class ResponseBuffer extends DurableObject<Env> {
       if ((request.method !== "GET" && !head) || pathname !== "/attach")
         throw new HttpError(404, { code: "not_found", message: "No such route." });
       const client = searchParams.get("client") ?? "";
-      return this.#attach(id, Number(searchParams.get("after") ?? "-1"), head, client);
+      return this.#attach(id, Number(searchParams.get("after") ?? "-1"), head, client, request.signal);
     });
     return answer ?? new Response(null, { status: 204 });
   }
@@ -275,21 +276,28 @@ export class ResponseBuffer extends DurableObject<Env> {
    * One client's body: the frames after `lastSeen` ({@link liveLogResponse}); a HEAD's answer
    * without it. A 429 past `MAX_READERS_PER_RESPONSE` clients of the response.
    */
-  #attach(id: string, lastSeen: number, head: boolean, client: string): Response {
+  #attach(id: string, lastSeen: number, head: boolean, client: string, signal: AbortSignal): Response {
     // Each client's place is given back when its body ends (`response-readers.ts`); a HEAD takes none.
     const leave = head ? () => {} : this.#readers.take(id, client);
     try {
       const { timers } = this.#runtime;
       const running = this.#running.get(id);
       if (running)
-        return liveLogResponse({ log: running.log, headers: running.headers, running }, lastSeen, timers, head, leave);
+        return liveLogResponse(
+          { log: running.log, headers: running.headers, running },
+          lastSeen,
+          timers,
+          signal,
+          head,
+          leave,
+        );
       // A finished log is read from storage from the client's frame on, a batch per client read;
       // one a restart cut, or one without its window, gets it once ({@link restoreStoredLog}).
       const store = this.#store(id);
-      const stored = storedLogResponse(store, lastSeen, this.#runtime, leave);
+      const stored = storedLogResponse(store, lastSeen, this.#runtime, signal, leave);
       if (stored) return stored;
       if (!restoreStoredLog(this.ctx, id, store, this.#settings().resumeTtlMs)) throw UNKNOWN();
-      const restored = storedLogResponse(store, lastSeen, this.#runtime, leave);
+      const restored = storedLogResponse(store, lastSeen, this.#runtime, signal, leave);
       if (!restored) throw UNKNOWN();
       return restored;
     } catch (error) {

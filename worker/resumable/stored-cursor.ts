@@ -1,4 +1,5 @@
 import { withHeartbeat } from "../http/heartbeat.ts";
+import { nativeBody } from "../http/native-body.ts";
 import type { Runtime } from "../runtime.ts";
 import { logBody } from "./log-pump.ts";
 import type { LogCursor } from "./log-batch.ts";
@@ -53,12 +54,13 @@ export function storedLogCursor(
 
 /**
  * The answer to a resume of a finished log ({@link storedLogCursor}), with the heartbeat of every
- * streamed answer; `undefined` when the log is not one to serve this way. `onLeave` runs once the
- * client's body ends.
+ * streamed answer, native like a live log's ({@link nativeBody}); `undefined` when the log is not
+ * one to serve this way. `onLeave` runs once the client's body ends, or `signal` (the attaching
+ * request's) says the client left.
  *
  * @example
  * ```ts
- * const stored = storedLogResponse(keyedStore(ctx.storage.kv, id), lastSeen, runtime);
+ * const stored = storedLogResponse(keyedStore(ctx.storage.kv, id), lastSeen, runtime, request.signal);
  * if (stored) return stored;
  * ```
  */
@@ -66,9 +68,11 @@ export function storedLogResponse(
   store: FrameStore,
   lastSeen: number,
   runtime: Runtime,
+  signal: AbortSignal,
   onLeave: () => void = () => {},
 ): Response | undefined {
   const stored = storedLogCursor(store, lastSeen);
   if (!stored) return undefined;
-  return new Response(withHeartbeat(logBody(stored.cursor, onLeave), runtime.timers), { headers: stored.headers });
+  const body = withHeartbeat(logBody(stored.cursor, onLeave), runtime.timers);
+  return new Response(nativeBody(body, signal), { headers: stored.headers });
 }

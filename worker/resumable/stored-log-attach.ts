@@ -1,4 +1,5 @@
 import { withHeartbeat } from "../http/heartbeat.ts";
+import { nativeBody } from "../http/native-body.ts";
 import { HttpError } from "../response/json-error.ts";
 import type { Runtime } from "../runtime.ts";
 import { Expiries } from "./expiries.ts";
@@ -72,17 +73,19 @@ export function restoreStoredLog(ctx: DurableObjectState, id: string, store: Fra
  * One client's body: the frames after `lastSeen`, pulled from the log as the client reads
  * them, one chunk per batch (a slow client holds no queue of its own, and holds the provider
  * back once it lags the whole log behind). With `head`, the answer's headers alone, taking no
- * reader's place; `onLeave` runs once the client's body ends, however it ends.
+ * reader's place; `onLeave` runs once the client's body ends, however it ends, or `signal` (the
+ * attaching request's) says the client left.
  *
  * @example
  * ```ts
- * return liveLogResponse(currentLog(id), lastSeen, runtime.timers);
+ * return liveLogResponse(currentLog(id), lastSeen, runtime.timers, request.signal);
  * ```
  */
 export function liveLogResponse(
   current: CurrentLog | undefined,
   lastSeen: number,
   timers: Runtime["timers"],
+  signal: AbortSignal,
   head = false,
   onLeave: () => void = () => {},
 ): Response {
@@ -100,5 +103,6 @@ export function liveLogResponse(
     }),
     timers,
   );
-  return new Response(body, { headers });
+  // Native, so a client cut for lagging fails its connection without an uncaught exception.
+  return new Response(nativeBody(body, signal), { headers });
 }
