@@ -222,4 +222,64 @@ describe("one client's share of an object's readers", () => {
     expect(other.status).toBe(200);
     for (const reader of [...readers, other]) await reader.body!.cancel("done");
   });
+
+  it("counts the responses a client is opening: many opened at once take no more than its share", () => {
+    const readers = new ResponseReaders(MAX_READERS_PER_RESPONSE, 6, 2);
+    // Four responses of one client being opened at once (their providers yet to answer).
+    const opening = Array.from({ length: 4 }, () => readers.opening("greedy"));
+    expect(readers.ofClient("greedy")).toBe(4);
+    // Failed before: the responses being opened counted for the object alone, so the greedy client
+    // held none and its fifth and sixth were opened too, filling the object.
+    expect(() => readers.opening("greedy")).toThrow(
+      expect.objectContaining({ status: 429, body: expect.objectContaining({ code: "client_busy" }) }),
+    );
+    expect(() => readers.checkRoom("greedy")).toThrow(HttpError);
+    // Another client still gets in, within the object's bound.
+    const other = readers.opening("other");
+    expect(readers.total).toBe(5);
+    // An opening ended (its first client takes its own place, or it failed) gives its place back.
+    opening.pop()!();
+    opening.pop()!();
+    expect(readers.ofClient("greedy")).toBe(2);
+    expect(readers.total).toBe(3);
+    const again = readers.opening("greedy");
+    for (const release of [...opening, other, again]) release();
+    expect(readers.total).toBe(0);
+    expect(readers.ofClient("greedy")).toBe(0);
+  });
+
+  it("holds through the object for responses being opened: a client's starts past its share are refused before its provider is called", async () => {
+    const clock = new ManualTimers();
+    const upstream = new FakeUpstream({ kind: "hang" });
+    const first = await mintedTestResponseId();
+    const stub = objectOf(first);
+    await runInDurableObject(stub, (instance: ResponseBuffer) => {
+      instance.useReaders(new ResponseReaders(MAX_READERS_PER_RESPONSE, 6, 2));
+      instance.useRuntime({ fetch: upstream.fetch, timers: clock }, { ...liveOpenAI, IDLE_TIMEOUT_MS: "60000" });
+    });
+    // More responses of the same pool object (its colo and slot).
+    const [, colo, slot] = /^([a-z]+)-(\d+)\./.exec(first)!;
+    const key = await responseIdKey(undefined);
+    const ids = [
+      first,
+      ...(await Promise.all(Array.from({ length: 5 }, () => newResponseId(colo, 16, key, Number(slot))))),
+    ];
+    const start = (id: string, client: string) =>
+      stub.startStream(id, parseStreamRequest(validBody(), providerNames), client);
+    // The greedy client opens four at once: their providers have yet to answer.
+    const opening = ids.slice(0, 4).map((id) => start(id, "greedy"));
+    expect(await settled(stub, () => upstream.requests.length === 4)).toBe(true);
+    let answered: Response | undefined;
+    const fifth = start(ids[4]!, "greedy").then((answer) => void (answered = answer));
+    expect(await settled(stub, () => answered !== undefined || upstream.requests.length > 4)).toBe(true);
+    // Failed before: its fifth was opened too (a provider call), though it held four of six places.
+    expect(upstream.requests).toHaveLength(4);
+    expect(answered!.status).toBe(429);
+    expect(await answered!.json()).toMatchObject({ error: { code: "client_busy" } });
+    // Another client's is opened.
+    const other = start(ids[5]!, "other");
+    expect(await settled(stub, () => upstream.requests.length === 5)).toBe(true);
+    for (const id of ids) await stub.cancel(id);
+    await Promise.allSettled([...opening, fifth, other]);
+  });
 });

@@ -241,8 +241,9 @@ export class ResponseBuffer extends DurableObject<Env> {
     client: string,
     open: (controller: AbortController) => Promise<Opened>,
   ): Promise<undefined> {
-    // Refused before its provider is called when its first client would find no place (those being opened count).
-    this.#readers.checkRoom(client, this.#opening.size);
+    // Refused before its provider is called when its first client would find no place: a response
+    // being opened holds one, of the object's and of its client's share.
+    const placeHeld = this.#readers.opening(client);
     const upstream = new AbortController();
     this.#opening.set(id, upstream);
     let opened: Opened;
@@ -250,6 +251,7 @@ export class ResponseBuffer extends DurableObject<Env> {
       opened = await open(upstream);
     } finally {
       this.#opening.delete(id);
+      placeHeld();
     }
     const { batches, headers } = opened;
     const limits = this.#limits();

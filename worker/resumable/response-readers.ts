@@ -107,24 +107,34 @@ export class ResponseReaders {
     this.#share = share;
   }
 
-  /** How many clients read the object's responses now, in all. */
+  /** How many places the object's clients hold now, in all (those of responses being opened included). */
   get total(): number {
     return this.#total;
   }
 
   /**
    * Throws the 429 of a full object (`object_busy`), or of `client` past its share of a busy one
-   * (`client_busy`): a response started now would have no place for its first client. `pending`:
-   * responses being opened, whose first clients have yet to take their places.
+   * (`client_busy`): a response started now would have no place for its first client.
    */
-  checkRoom(client: string, pending = 0): void {
-    const total = this.#total + pending;
-    if (total >= this.#objectLimit) throw objectBusy(this.#objectLimit);
+  checkRoom(client: string): void {
+    if (this.#total >= this.#objectLimit) throw objectBusy(this.#objectLimit);
     const held = this.ofClient(client);
-    if (held >= this.#share && this.#objectLimit - total <= this.#share) throw clientBusy(held);
+    if (held >= this.#share && this.#objectLimit - this.#total <= this.#share) throw clientBusy(held);
   }
 
-  /** How many places `client` holds now, over all the object's responses. */
+  /**
+   * Holds a place for the first client of a response `client` is opening (its provider yet to
+   * answer), or throws the 429 of {@link checkRoom}; returns how to give it back (once), when the
+   * response is open (its first client then takes a place of its own) or failed. Held for the
+   * object and for `client` alike: one client opening many responses at once takes no more than
+   * its share.
+   */
+  opening(client: string): () => void {
+    this.checkRoom(client);
+    return this.#hold(client);
+  }
+
+  /** How many places `client` holds now, over all the object's responses (those it is opening included). */
   ofClient(client: string): number {
     return this.#clients.get(client) ?? 0;
   }
@@ -144,6 +154,18 @@ export class ResponseReaders {
     if (count >= this.#limit) throw tooManyReaders();
     this.checkRoom(client);
     this.#counts.set(id, count + 1);
+    const release = this.#hold(client);
+    let given = false;
+    return () => {
+      if (given) return;
+      given = true;
+      decrement(this.#counts, id);
+      release();
+    };
+  }
+
+  /** One place of the object's and of `client`'s; how to give it back (once). */
+  #hold(client: string): () => void {
     this.#clients.set(client, this.ofClient(client) + 1);
     this.#total++;
     let given = false;
@@ -151,7 +173,6 @@ export class ResponseReaders {
       if (given) return;
       given = true;
       this.#total--;
-      decrement(this.#counts, id);
       decrement(this.#clients, client);
     };
   }
