@@ -8,9 +8,10 @@
 import { AzureOpenAI as Azure6 } from "openai";
 import { AzureOpenAI as Azure7 } from "openai-v7";
 import { describe, expect, it } from "vitest";
+import type { Env } from "../../worker/env.ts";
 import { recordingFetch } from "./client-support.ts";
 import { live, scripted, WEATHER } from "./open-responses-support.ts";
-import { responses, worker } from "./support.ts";
+import { responses, testEnv, worker } from "./support.ts";
 
 const MAJORS = { 6: Azure6, 7: Azure7 } as const;
 const API_VERSION = "2025-04-01-preview";
@@ -150,6 +151,50 @@ describe("Azure's deployment path, sent by hand", () => {
       expect(response.status).toBe(404);
       expect(await response.json()).toMatchObject({ error: { code: "DeploymentNotFound", param: null } });
     }
+  });
+
+  // An Azure deployment is a name its operator chose: `MODEL_ALIASES` maps it, as the README says.
+  it("a deployment MODEL_ALIASES maps goes where it maps, before a name alone goes to OpenAI", async () => {
+    const aliased = (env: Env) => {
+      const upstream = scripted("anthropic", { text: "Sunny." });
+      const answer = worker(upstream).call(
+        new Request(`http://localhost:8787/openai/deployments/fast/chat/completions?api-version=${API_VERSION}`, {
+          method: "POST",
+          headers: { "api-key": "t", "content-type": "application/json" },
+          body: JSON.stringify({ messages }),
+        }),
+        testEnv({ ...env, MODEL_ALIASES: "fast=anthropic/claude-test" }),
+      );
+      return { upstream, answer };
+    };
+    // Failed before: with other providers' keys only, a 404 DeploymentNotFound; with OpenAI's, sent
+    // to OpenAI as the model `fast`.
+    for (const env of [live("anthropic"), { ...live("openai"), ...live("anthropic") }]) {
+      const { upstream, answer } = aliased(env);
+      const response = await answer;
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ choices: [{ message: { content: "Sunny." } }] });
+      expect(upstream.requests.map((request) => request.url)).toEqual([expect.stringMatching(/\/v1\/messages$/)]);
+      expect(upstream.requests[0]!.body).toMatchObject({ model: "claude-test" });
+    }
+  });
+
+  it("a deployment name alone is OpenAI's model when OpenAI has its key, else a 404 DeploymentNotFound", async () => {
+    const bare = (env: Env) =>
+      worker(scripted("openai", { text: "Sunny." })).call(
+        new Request(`http://localhost:8787/openai/deployments/gpt-4o/chat/completions?api-version=${API_VERSION}`, {
+          method: "POST",
+          headers: { "api-key": "t", "content-type": "application/json" },
+          body: JSON.stringify({ messages }),
+        }),
+        env,
+      );
+    const served = await bare(live("openai"));
+    expect(served.status).toBe(200);
+    expect(await served.json()).toMatchObject({ model: "gpt-4o", choices: [{ message: { content: "Sunny." } }] });
+    const refused = await bare(live("anthropic"));
+    expect(refused.status).toBe(404);
+    expect(await refused.json()).toMatchObject({ error: { code: "DeploymentNotFound" } });
   });
 
   it("a body that is no object is the 400 of Chat Completions, whatever the deployment", async () => {

@@ -337,6 +337,17 @@ describe("values OpenAI's API refuses (the spec's enums and bounds): a 400 namin
       { tools: [WEATHER], tool_choice: { type: "allowed_tools", mode: "auto", tools: [] } },
       "tool_choice.tools",
     ],
+    // No tool at all either: the list is still what is wrong (OpenAI refuses an empty array by its path).
+    [
+      "an empty allowed_tools list and no tools",
+      { tool_choice: { type: "allowed_tools", mode: "auto", tools: [] } },
+      "tool_choice.tools",
+    ],
+    [
+      "an empty allowed_tools list and empty tools",
+      { tools: [], tool_choice: { type: "allowed_tools", mode: "required", tools: [] } },
+      "tool_choice.tools",
+    ],
     [
       "more than 128 allowed tools",
       { tools: [WEATHER], tool_choice: { type: "allowed_tools", mode: "auto", tools: names(129) } },

@@ -46,8 +46,16 @@ export function bareNameProvider(env: Env, native: string): string | undefined {
   return !anyProviderKey(env) || providerTarget(upstreamProvider(native), env).live ? native : undefined;
 }
 
-/** The alias that maps `name`, if any. */
-function resolveAlias(name: string, aliases: readonly ModelAlias[]): ModelAlias | undefined {
+/**
+ * The pair of `MODEL_ALIASES` that maps `name`, if any: the exact name, else the longest `prefix*`,
+ * else `*`.
+ *
+ * @example
+ * ```ts
+ * resolveAlias("fast", settings.modelAliases); // { name: "fast", provider: "anthropic", model: "claude-haiku-4-5" }
+ * ```
+ */
+export function resolveAlias(name: string, aliases: readonly ModelAlias[]): ModelAlias | undefined {
   let best: ModelAlias | undefined;
   for (const alias of aliases) {
     if (alias.name === name) return alias;

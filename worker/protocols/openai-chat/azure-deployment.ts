@@ -4,19 +4,23 @@
  * `AzureOpenAI` sends a chat: the deployment is its `deployment` option, else the body's `model`
  * (openai-node 6 puts it in the path as it is, so a `<provider>/<model>` name spans two segments;
  * 7 percent-encodes it). Azure answers with the deployment's model whatever the body's `model`
- * says, so the Worker routes the deployment as the model.
+ * says, so the Worker routes the deployment as the model. An Azure deployment is a name its
+ * operator chose, so `MODEL_ALIASES` maps it, as on the agent endpoints.
  *
  * @module
  */
+import type { ModelAlias } from "../../env.ts";
 import { isObject } from "../../request/json-fields.ts";
 import { HttpError } from "../../response/json-error.ts";
+import { resolveAlias } from "../agent-model.ts";
 import { providerModel } from "../provider-model.ts";
 
 /**
  * `body` with `model` set to the deployment of the path, `encoded` as the path has it (percent-
- * encoded); a body that is no object is left to the Chat Completions parser's 400. A deployment
- * that is no name is a 400; one that names no provider of `providers` (nor, with `bare`, a model
- * of that provider) is Azure's 404 `DeploymentNotFound`, which openai-node raises as
+ * encoded), or to the `<provider>/<model>` a pair of `aliases` maps it to; a body that is no object
+ * is left to the Chat Completions parser's 400. A deployment that is no name is a 400; one that no
+ * pair maps and that names no provider of `providers` (nor, with `bare`, a model of that provider:
+ * a name alone such as `gpt-4o`) is Azure's 404 `DeploymentNotFound`, which openai-node raises as
  * `NotFoundError`, where `/v1` answers a 400 at `model` (the client sent no model here). A
  * deployment the Worker routes but refuses later (a search model `OPENAI_SERVER_TOOLS` does not
  * allow, say) stays that 400: it exists, and a setting refuses it.
@@ -26,7 +30,13 @@ import { providerModel } from "../provider-model.ts";
  * withDeployment({ model: "ignored", messages }, "anthropic%2Fclaude-sonnet-4-5", providerNames); // model: "anthropic/claude-sonnet-4-5"
  * ```
  */
-export function withDeployment(body: unknown, encoded: string, providers: readonly string[], bare?: string): unknown {
+export function withDeployment(
+  body: unknown,
+  encoded: string,
+  providers: readonly string[],
+  bare?: string,
+  aliases: readonly ModelAlias[] = [],
+): unknown {
   let deployment: string | undefined;
   try {
     deployment = decodeURIComponent(encoded);
@@ -39,6 +49,8 @@ export function withDeployment(body: unknown, encoded: string, providers: readon
       message:
         "The deployment in the path (`/openai/deployments/<deployment>/chat/completions`) is not a model name: send `<provider>/<model>`, percent-encoded.",
     });
+  const alias = resolveAlias(deployment, aliases);
+  if (alias) return isObject(body) ? { ...body, model: `${alias.provider}/${alias.model}` } : body;
   try {
     providerModel(deployment, providers, "model", bare);
   } catch (error) {

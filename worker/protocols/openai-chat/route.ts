@@ -50,7 +50,8 @@ export function chatCompletionsRoute(
     const { settings, cors } = context;
     const chat = withRequestSettings(settings, () => {
       const bare = bareNameProvider(context.env, "openai");
-      const named = deployment === undefined ? body : withDeployment(body, deployment, providerNames, bare);
+      const named =
+        deployment === undefined ? body : withDeployment(body, deployment, providerNames, bare, settings.modelAliases);
       return parseChatCompletionRequest(named, providerNames, bare, settings.openaiServerTools);
     });
     const rules = requestRules(chat.request, chat.allowed);
