@@ -133,11 +133,10 @@ export class ResponseBuffer extends DurableObject<Env> {
 
   /**
    * `GET /attach?id=<response id>&after=<event id>&client=<token hash>`: one more client of a response, the frames
-   * after `after` (-1: all), then live; or a JSON error. The one thing not an RPC method: a
-   * client's body must cross as an HTTP body, whose request's signal tells the object at once that
-   * its reader went away (`native-body.ts`). A stream returned over RPC tells its source only at its
-   * next write (workerd PR 7298), so a client leaving a response whose provider is silent would
-   * never start its detached limit.
+   * after `after` (-1: all), then live; or a JSON error. Not an RPC method: the request's signal
+   * tells the object at once that its client left (`native-body.ts`). A stream returned over RPC
+   * tells its source only at its next write (workerd PR 7298), so a client leaving a response whose
+   * provider is silent would never start its detached limit.
    */
   override async fetch(request: Request): Promise<Response> {
     const { pathname, searchParams } = new URL(request.url);
@@ -241,8 +240,7 @@ export class ResponseBuffer extends DurableObject<Env> {
     client: string,
     open: (controller: AbortController) => Promise<Opened>,
   ): Promise<undefined> {
-    // Refused before its provider is called when its first client would find no place: a response
-    // being opened holds one, of the object's and of its client's share.
+    // Refused before its provider is called if its first client would find no place (one held while it opens).
     const placeHeld = this.#readers.opening(client);
     const upstream = new AbortController();
     this.#opening.set(id, upstream);
@@ -282,17 +280,9 @@ export class ResponseBuffer extends DurableObject<Env> {
     // Each client's place is given back when its body ends (`response-readers.ts`); a HEAD takes none.
     const leave = head ? () => {} : this.#readers.take(id, client);
     try {
-      const { timers } = this.#runtime;
       const running = this.#running.get(id);
-      if (running)
-        return liveLogResponse(
-          { log: running.log, headers: running.headers, running },
-          lastSeen,
-          timers,
-          signal,
-          head,
-          leave,
-        );
+      const live = running && { log: running.log, headers: running.headers, running };
+      if (live) return liveLogResponse(live, lastSeen, this.#runtime.timers, signal, head, leave);
       // A finished log is read from storage from the client's frame on, a batch per client read;
       // one a restart cut, or one without its window, gets it once ({@link restoreStoredLog}).
       const store = this.#store(id);
