@@ -24,26 +24,27 @@ const long = (i: number, length = HASHED + 17): string => "a".repeat(length - 6)
 const longs = (from: number, n: number): string[] => Array.from({ length: n }, (_, i) => long(from + i));
 
 /**
- * The longest string `run` keeps in a Set or a Map, through the prototypes' methods (a Set or Map
- * built from a list calls `add` or `set` for each item). Looking one up is cheap while the set
- * holds none of its length: what is kept makes the chain.
+ * Runs `run` with the Set and Map methods named patched to call `see` with their collection and
+ * key first (a Set or Map built from a list calls `add` or `set` for each item); restored after.
  */
-function longestKey(run: () => void): number {
-  let longest = 0;
-  const methods = [
-    [Set.prototype, ["add"]],
-    [Map.prototype, ["set"]],
-  ] as const;
-  const saved: [object, string, unknown][] = [];
-  for (const [proto, names] of methods)
-    for (const name of names) {
-      const original = (proto as unknown as Record<string, (key: unknown, ...rest: unknown[]) => unknown>)[name]!;
+function spying(
+  names: { set: string[]; map: string[] },
+  see: (on: Iterable<unknown>, key: unknown) => void,
+  run: () => void,
+): void {
+  const saved: [object, string, (this: unknown, ...args: unknown[]) => unknown][] = [];
+  for (const [proto, list] of [
+    [Set.prototype, names.set],
+    [Map.prototype, names.map],
+  ] as const)
+    for (const name of list) {
+      const original = (proto as unknown as Record<string, (this: unknown, ...args: unknown[]) => unknown>)[name]!;
       saved.push([proto, name, original]);
       Object.defineProperty(proto, name, {
         configurable: true,
         writable: true,
-        value(this: unknown, key: unknown, ...rest: unknown[]) {
-          if (typeof key === "string") longest = Math.max(longest, key.length);
+        value(this: Set<unknown> | Map<unknown, unknown>, key: unknown, ...rest: unknown[]) {
+          see(this.keys(), key);
           return original.call(this, key, ...rest);
         },
       });
@@ -54,41 +55,21 @@ function longestKey(run: () => void): number {
     for (const [proto, name, original] of saved)
       Object.defineProperty(proto, name, { configurable: true, writable: true, value: original });
   }
-  return longest;
 }
 
-/**
- * How many times `run` looks a string past {@link HASHED} characters up (`get`, `has`) in a Set or
- * Map that holds one: each such look-up compares it with every long string of its length there.
- */
-function longLookups(run: () => void): number {
-  let count = 0;
-  const methods = [
-    [Set.prototype, ["has"]],
-    [Map.prototype, ["get", "has"]],
-  ] as const;
-  const saved: [object, string, unknown][] = [];
-  for (const [proto, names] of methods)
-    for (const name of names) {
-      const original = (proto as unknown as Record<string, (key: unknown) => unknown>)[name]!;
-      saved.push([proto, name, original]);
-      Object.defineProperty(proto, name, {
-        configurable: true,
-        writable: true,
-        value(this: Set<unknown> | Map<unknown, unknown>, key: unknown) {
-          const long = (k: unknown): boolean => typeof k === "string" && k.length > HASHED;
-          if (long(key) && [...this.keys()].some(long)) count++;
-          return original.call(this, key);
-        },
-      });
-    }
-  try {
-    run();
-  } finally {
-    for (const [proto, name, original] of saved)
-      Object.defineProperty(proto, name, { configurable: true, writable: true, value: original });
-  }
-  return count;
+const isLong = (key: unknown): boolean => typeof key === "string" && key.length > HASHED;
+
+/** One call of tool `t` streamed to `accumulator` in fragments of 4,096 characters, then the finish. */
+function stream(accumulator: ToolCallAccumulator, text: string): void {
+  for (let at = 0; at < text.length; at += 4096)
+    accumulator.push({
+      type: "tool-call-chunk",
+      index: 0,
+      argumentsDelta: text.slice(at, at + 4096),
+      ...(at === 0 ? { id: "c0", name: "t" } : {}),
+    });
+  accumulator.push({ type: "finish", rawReason: "tool_calls" });
+  accumulator.end();
 }
 
 group("Long strings in the schema checks", (test) => {
@@ -106,29 +87,28 @@ group("Long strings in the schema checks", (test) => {
     };
     const args = { pick: long(3), objects: { s: long(5) }, list: [...longs(300, 8), ...longs(300, 8).map((s) => [s])] };
     const text = JSON.stringify(args);
-    const longest = longestKey(() => {
-      assertEquals(checkToolSchema(structuredClone(schema), "tools[0].parameters"), []);
-      const issues = checkToolArguments(args, structuredClone(schema) as ToolSchema, {
-        budget: new CheckBudget(text.length),
-      });
-      assertEquals(issues.length, 16, "the 16 long names required are missing");
-      const tools = [{ type: "function" as const, function: { name: "t", parameters: structuredClone(schema) } }];
-      const events: ToolCallEvent[] = [];
-      const accumulator = new ToolCallAccumulator((event) => events.push(event), {
-        validator: toolSchemaValidator(tools),
-        earlyValidator: earlySchemaValidator(tools),
-      });
-      for (let at = 0; at < text.length; at += 4096)
-        accumulator.push({
-          type: "tool-call-chunk",
-          index: 0,
-          argumentsDelta: text.slice(at, at + 4096),
-          ...(at === 0 ? { id: "c0", name: "t" } : {}),
+    // What a Set or Map keeps makes the chain: looking a long string up is cheap while it holds none of its length.
+    let longest = 0;
+    const keep = { set: ["add"], map: ["set"] };
+    spying(
+      keep,
+      (_, key) => void (longest = Math.max(longest, typeof key === "string" ? key.length : 0)),
+      () => {
+        assertEquals(checkToolSchema(structuredClone(schema), "tools[0].parameters"), []);
+        const issues = checkToolArguments(args, structuredClone(schema) as ToolSchema, {
+          budget: new CheckBudget(text.length),
         });
-      accumulator.push({ type: "finish", rawReason: "tool_calls" });
-      accumulator.end();
-      assert(events.some((event) => event.type === "invalid-tool-call"));
-    });
+        assertEquals(issues.length, 16, "the 16 long names required are missing");
+        const tools = [{ type: "function" as const, function: { name: "t", parameters: structuredClone(schema) } }];
+        const events: ToolCallEvent[] = [];
+        const accumulator = new ToolCallAccumulator((event) => events.push(event), {
+          validator: toolSchemaValidator(tools),
+          earlyValidator: earlySchemaValidator(tools),
+        });
+        stream(accumulator, text);
+        assert(events.some((event) => event.type === "invalid-tool-call"));
+      },
+    );
     assert(longest <= HASHED, `a Set or Map was given a string of ${longest} characters`);
   });
 
@@ -170,20 +150,19 @@ group("Long strings in the schema checks", (test) => {
     // One long key per object: the early check's own set of an object's keys is not asked here.
     const args = JSON.stringify({ list: [{ [long(100)]: 1 }, { [long(3)]: 2 }, { [long(5)]: "x" }] });
     const events: ToolCallEvent[] = [];
-    const lookups = longLookups(() => {
-      const accumulator = new ToolCallAccumulator((event) => events.push(event), {
-        earlyValidator: earlySchemaValidator([{ type: "function", function: { name: "t", parameters } }]),
-      });
-      for (let at = 0; at < args.length; at += 4096)
-        accumulator.push({
-          type: "tool-call-chunk",
-          index: 0,
-          argumentsDelta: args.slice(at, at + 4096),
-          ...(at === 0 ? { id: "c0", name: "t" } : {}),
+    // Each look-up of a long key in a Set or Map holding a long string compares it with those of its length.
+    let lookups = 0;
+    const ask = { set: ["has"], map: ["get", "has"] };
+    spying(
+      ask,
+      (on, key) => void (isLong(key) && [...on].some(isLong) && lookups++),
+      () => {
+        const accumulator = new ToolCallAccumulator((event) => events.push(event), {
+          earlyValidator: earlySchemaValidator([{ type: "function", function: { name: "t", parameters } }]),
         });
-      accumulator.push({ type: "finish", rawReason: "tool_calls" });
-      accumulator.end();
-    });
+        stream(accumulator, args);
+      },
+    );
     assertEquals(lookups, 0, "long keys looked up among long names");
     const violation = events.find((event) => event.type === "tool-call-violation");
     assert(violation?.type === "tool-call-violation", "the string where an integer goes is found early");
