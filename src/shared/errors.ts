@@ -15,6 +15,12 @@ export type ErrorCode =
   /** A data payload that is not valid JSON, or not of the provider's shape. */
   | "malformed-payload"
   /**
+   * One content block the model made failed, and only it is left out: every payload was read and
+   * the turn goes on (Bedrock Converse's image: an `error` on its delta, the provider's ErrorBlock
+   * on `data`, or bytes that are not base64).
+   */
+  | "block-failed"
+  /**
    * The body ended in the middle of a final event whose payload is incomplete (in-band for the
    * text framings; for the AWS event stream, whose frames cannot be read in part, the error that
    * ends the stream).

@@ -1,6 +1,6 @@
+import type { ErrorCode } from "../../shared/errors.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { isRecord } from "../../shared/values.ts";
-import { providerError } from "../payload.ts";
 import type { Emit } from "../provider-decoder.ts";
 
 /**
@@ -17,8 +17,10 @@ export interface ImageBlock {
  * An image delta (ImageBlockDelta: `source.bytes`, base64 on the JSON wire, or `error`) on its
  * open block. Its bytes are kept while the image's are within `max` characters. Past it the image
  * is left out (its later deltas too) with an `error` of code `arguments-too-large`, and the turn
- * goes on: an image is no call, and the text and calls around it stand. A delta's `error` is a
- * `provider-error` (`data`: `{ image: { error } }`), the image left out.
+ * goes on: an image is no call, and the text and calls around it stand. A delta's `error` (an
+ * ErrorBlock, "if this image delta could not be processed": that block's failure, where the
+ * stream's own are its exception events) leaves the image out the same way, with an `error` of code
+ * `block-failed` (`data`: `{ image: { error } }`).
  *
  * @example
  * ```ts
@@ -30,27 +32,23 @@ export function imageDelta(block: ImageBlock, delta: Record<string, unknown>, ma
   const bytes = isRecord(source) && source["bytes"];
   if (typeof bytes === "string" && block.chunks) {
     if ((block.resultLength = (block.resultLength ?? 0) + bytes.length) <= max) block.chunks.push(bytes);
-    else {
-      delete block.chunks;
-      emit({
-        type: "error",
-        error: {
-          code: "arguments-too-large",
-          message: `An image the model made is over maxArgumentsLength (${max}); it was left out.`,
-        },
-      });
-    }
+    else leftOut(block, emit, "arguments-too-large", `is over maxArgumentsLength (${max})`);
   }
-  if (isRecord(error) && block.chunks) {
-    delete block.chunks; // the image is incomplete: left out, its later deltas too
-    emit(providerError({ image: { error } }));
-  }
+  // The image is incomplete: left out, its later deltas too.
+  if (isRecord(error) && block.chunks) leftOut(block, emit, "block-failed", "failed", { image: { error } });
+}
+
+/** Leaves an image out (its later deltas too), with an `error` saying why. */
+function leftOut(block: ImageBlock, emit: Emit, code: ErrorCode, why: string, data?: unknown): void {
+  delete block.chunks;
+  emit({ type: "error", error: { code, message: `An image the model made ${why}; it was left out.`, data } });
 }
 
 /**
  * An image at its stop: its deltas' bytes (each base64 of its own, padded) decoded, then encoded
  * again as one, as a `block` reasoning part `{image}` (Converse's ImageBlock, which the next turn
- * sends back); bytes that are not base64 are a `malformed-payload` error, the image left out.
+ * sends back); bytes that are not base64 are a `block-failed` error, the image left out (every
+ * payload was read: no call open meanwhile lost a fragment, as a `malformed-payload` would say).
  *
  * @example
  * ```ts
@@ -63,10 +61,7 @@ export function imageStop({ image, chunks }: ImageBlock, emit: Emit): void {
   try {
     bytes = btoa(chunks.map((chunk) => atob(chunk)).join(""));
   } catch {
-    return emit({
-      type: "error",
-      error: { code: "malformed-payload", message: "An image's bytes are not base64; it was skipped." },
-    });
+    return leftOut({}, emit, "block-failed", "is not base64");
   }
   const block = { image: { ...image, source: { bytes } } } as { [key: string]: JsonValue };
   emit({ type: "reasoning-part", part: { type: "block", block } });

@@ -40,10 +40,10 @@ export function converseEvents(body: Payload): Payload[] | undefined {
       delta({ toolResult: arrayOf(content) });
     }
     if (isRecord(image)) {
-      // An image the model made: its start's format, then its bytes as one delta.
-      const { source, ...fields } = image;
+      // An image the model made: its start's format, then its bytes (or ImageBlock's `error`) as one delta.
+      const { source, error, ...fields } = image;
       start({ image: fields });
-      delta({ image: { source } });
+      delta({ image: { source, error } });
     }
     if (isRecord(reasoningContent)) {
       const { reasoningText, redactedContent } = reasoningContent;

@@ -81,21 +81,59 @@ group("Bedrock ConverseStream image blocks", (test) => {
     assertEquals((body["messages"] as { content: unknown[] }[])[1]!.content, [kept, content[0]]);
   });
 
-  test("an image delta's error is a provider error in the stream, which fails the turn at its finish; no image is kept", async () => {
+  test("an image delta's error fails that image alone: a block-failed error with the ErrorBlock, and the text, the calls and the finish still come", async () => {
+    // ImageBlockDelta.error is an ErrorBlock, "Error information if this image delta could not be
+    // processed" (@aws-sdk/client-bedrock-runtime 3.1178.0, the API reference's ImageBlockDelta):
+    // one block's failure. The stream's own failures are its exception events
+    // (modelStreamErrorException, internalServerException, ...), which stay provider errors.
     const error = { message: "The image could not be generated." };
-    const events = await run(turn(start(1, { format: "png" }), image(1, { error }), stop(1)));
+    const body = turn(
+      start(1, { format: "png" }),
+      bytes(1, "iVBO"),
+      image(1, { error }),
+      bytes(1, "Rw0KGgo="),
+      stop(1),
+      ["contentBlockStart", { contentBlockIndex: 2, start: { toolUse: { toolUseId: "t1", name: "save" } } }],
+      ["contentBlockDelta", { contentBlockIndex: 2, delta: { toolUse: { input: '{"n":1}' } } }],
+      stop(2),
+    );
+    const events = await run(body);
     assertEventInvariants(events);
     const errors = events.filter((e) => e.type === "error");
     assertEquals(
       errors.map((e) => e.type === "error" && [e.error.code, e.error.data]),
-      [["provider-error", { image: { error } }]],
+      [["block-failed", { image: { error } }]],
     );
     const finish = finishOf(events);
-    // A provider's error fails the turn (as every provider's does): its image is missing.
+    // Its later bytes are left out too: no image is kept, nothing else is lost.
     assertEquals(
-      [finish.reason, finish.rawReason, finish.text, finish.reasoningParts ?? []],
-      ["error", "end_turn", "Here is the logo.", []],
+      [finish.reason, finish.rawReason, finish.text, finish.toolCalls.map((call) => call.name)],
+      ["tool-calls", "end_turn", "Here is the logo.", ["save"]],
     );
+    assertEquals(finish.reasoningParts ?? [], []);
+  });
+
+  test("a whole Converse response's image block with an error (ImageBlock.error) is the same block-failed error", async () => {
+    // ImageBlock.error: "Error information if the image block could not be processed or contains invalid data."
+    const error = { message: "The image could not be generated." };
+    const whole = {
+      output: {
+        message: { role: "assistant", content: [{ text: "Here is the logo." }, { image: { format: "png", error } }] },
+      },
+      stopReason: "end_turn",
+      usage: { inputTokens: 9, outputTokens: 40, totalTokens: 49 },
+    };
+    const events = await collect(
+      streamToolCalls(new Response(JSON.stringify(whole), { headers: { "content-type": "application/json" } }), {
+        provider: "bedrock",
+      }),
+    );
+    assertEquals(
+      events.filter((e) => e.type === "error").map((e) => e.type === "error" && [e.error.code, e.error.data]),
+      [["block-failed", { image: { error } }]],
+    );
+    const finish = finishOf(events);
+    assertEquals([finish.reason, finish.text, finish.reasoningParts ?? []], ["stop", "Here is the logo.", []]);
   });
 
   test("an image's bytes past maxArgumentsLength are left out with an arguments-too-large error; the turn still finishes", async () => {
@@ -125,11 +163,31 @@ group("Bedrock ConverseStream image blocks", (test) => {
     );
   });
 
-  test("bytes that are not base64 are a malformed-payload error, and no image is kept", async () => {
-    const events = await run(turn(start(1, { format: "png" }), bytes(1, "iV=O"), bytes(1, "Rw0KGgo="), stop(1)));
-    const error = events.find((e) => e.type === "error");
-    assertEquals(error?.type === "error" ? error.error.code : undefined, "malformed-payload");
-    assertEquals(finishOf(events).reasoningParts ?? [], []);
+  test("bytes that are not base64 fail that image alone (block-failed): a call open meanwhile is not lost", async () => {
+    // The payloads were all read: only the image's own bytes are unreadable, so no fragment of a call is
+    // missing (a skipped payload, `malformed-payload`, would make the open call one never to run).
+    const body = turn(
+      ["contentBlockStart", { contentBlockIndex: 1, start: { toolUse: { toolUseId: "t1", name: "save" } } }],
+      ["contentBlockDelta", { contentBlockIndex: 1, delta: { toolUse: { input: '{"n":' } } }],
+      start(2, { format: "png" }),
+      bytes(2, "iV=O"),
+      bytes(2, "Rw0KGgo="),
+      stop(2),
+      ["contentBlockDelta", { contentBlockIndex: 1, delta: { toolUse: { input: "1}" } } }],
+      stop(1),
+    );
+    const events = await run(body);
+    assertEventInvariants(events);
+    assertEquals(
+      events.filter((e) => e.type === "error").map((e) => e.type === "error" && [e.error.code, e.error.data]),
+      [["block-failed", undefined]],
+    );
+    const finish = finishOf(events);
+    assertEquals(
+      [finish.reason, finish.toolCalls.map((call) => [call.name, call.arguments]), finish.invalidToolCalls],
+      ["tool-calls", [["save", { n: 1 }]], []],
+    );
+    assertEquals(finish.reasoningParts ?? [], []);
   });
 
   test("a whole Converse response (application/json) keeps its image block as the stream does", async () => {
