@@ -43,6 +43,7 @@ import "./providers/openai-responses/openai-responses-built-in-calls.cases.ts";
 import "./providers/openai-responses/openai-responses-programmatic.cases.ts";
 import "./providers/openai-responses/openai-responses-tool-search.cases.ts";
 import "./providers/openai-responses/openai-responses-additional-tools.cases.ts";
+import "./providers/openai-responses/openai-responses-mcp-list-tools.cases.ts";
 import "./providers/openai-responses/openai-responses-client-items.cases.ts";
 import "./providers/openai-responses/openai-responses-parallel-wrapper.cases.ts";
 import "./providers/openai-responses/openai-responses-mcp-approval.cases.ts";

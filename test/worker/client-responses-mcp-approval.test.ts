@@ -34,6 +34,24 @@ const MCP: OpenAI.Responses.Tool = {
 const ask = "Shorten https://example.com/a/very/long/path?q=café as docs.";
 const ARGS = JSON.stringify({ url: "https://example.com/a/very/long/path?q=café", alias: "docs" });
 const sse = (body: string) => new FakeUpstream({ kind: "sse", chunks: [body] });
+/** The documented stream's `mcp_list_tools` item (openai 7's `ResponseOutputItem.McpListTools`). */
+const LISTED: OpenAI.Responses.ResponseInputItem.McpListTools = {
+  id: "mcpl_tcs_01",
+  type: "mcp_list_tools",
+  server_label: "links",
+  tools: [
+    {
+      name: "shorten",
+      description: "Shorten a URL.",
+      input_schema: {
+        type: "object",
+        properties: { url: { type: "string" }, alias: { type: "string" } },
+        required: ["url"],
+      },
+      annotations: { read_only: false },
+    },
+  ],
+};
 
 async function turn(upstream: FakeUpstream, model: string, input: OpenAI.Responses.ResponseInput | string) {
   const stream = client(upstream).responses.stream({ model, tools: [MCP], input, store: false });
@@ -62,11 +80,31 @@ describe("POST /v1/responses with OpenAI's remote MCP approvals", () => {
       { type: "mcp_approval_response", approval_request_id: "mcpr_tcs_02", approve: true, reason: "Fine." },
     ]);
     expect(second.body["tools"]).toEqual([MCP]);
+    // The server's tool list came back sealed in a reasoning item, and reaches OpenAI as it came, in its
+    // place (openai 7's ResponseInputItem.McpListTools): with it OpenAI does not list the tools again.
     expect((second.body["input"] as unknown[]).slice(1)).toEqual([
+      LISTED,
       { type: "mcp_approval_request", id: "mcpr_tcs_02", server_label: "links", name: "shorten", arguments: ARGS },
       { type: "mcp_approval_response", approval_request_id: "mcpr_tcs_02", approve: true, reason: "Fine." },
     ]);
     expect(second.response.output_text).toBe("Here is your short link: https://lnk.example/docs");
+  });
+
+  it("a client's own mcp_list_tools item reaches OpenAI as it came, in its place (it was left out)", async () => {
+    const upstream = sse(approvedStream);
+    const { body } = await turn(upstream, "openai-responses/gpt-5-mini", [
+      { role: "user", content: ask },
+      LISTED,
+      { type: "mcp_approval_request", id: "mcpr_tcs_02", server_label: "links", name: "shorten", arguments: ARGS },
+      { type: "mcp_approval_response", approval_request_id: "mcpr_tcs_02", approve: true },
+    ]);
+    expect((body["input"] as { type?: string }[]).map((item) => item.type ?? "message")).toEqual([
+      "message",
+      "mcp_list_tools",
+      "mcp_approval_request",
+      "mcp_approval_response",
+    ]);
+    expect((body["input"] as unknown[])[1]).toEqual(LISTED);
   });
 
   it("a denial goes as approve: false; an answer to no earlier request, or MCP for another provider, is a 400 by path", async () => {

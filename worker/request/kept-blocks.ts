@@ -108,14 +108,20 @@ const asItCame: Check = () => undefined;
  * Anthropic's kept blocks (`anthropic-kept-blocks.ts`) with its server tools' calls, a cited text
  * block, a message's `phase` (`openai-responses-citations.ts`), OpenAI's own tools' items
  * (`openai-responses-delta-stream.ts`'s `KEPT`: a server tool search's call and output, a program
- * and its output, a hosted shell's output) and the items that change an OpenAI conversation's
+ * and its output, a hosted shell's output, a remote MCP server's tool list) and the items that change an OpenAI conversation's
  * state. A server tool's call or result step (`*_call`, `*_result`) is {@link isServerStep}'s.
  */
 const TYPED: ReadonlyMap<unknown, Check> = new Map<unknown, Check>([
   ...ANTHROPIC_KEPT_BLOCKS.map((type): [string, Check] => [type, asItCame]),
-  ...["server_tool_use", "mcp_tool_use", "tool_search_call", "tool_search_output", "program", "program_output"].map(
-    (type): [string, Check] => [type, asItCame],
-  ),
+  ...[
+    "server_tool_use",
+    "mcp_tool_use",
+    "tool_search_call",
+    "tool_search_output",
+    "program",
+    "program_output",
+    "mcp_list_tools",
+  ].map((type): [string, Check] => [type, asItCame]),
   ...[...OPENAI_STATE_ITEMS].map((type): [unknown, Check] => [type, asItCame]),
   ["text", citedText],
   ["phase", (block, path) => stringAt(block, "phase", path)],

@@ -19,7 +19,7 @@ const CALL_ITEMS: Record<string, boolean> = { function_call: false, custom_tool_
 
 /** Kept whole, sent back in place: programs, server tools' outputs, tools made available, the items of tools OpenAI ran. */
 const KEPT =
-  /^(compaction|tool_search_output|additional_tools|program|program_output|shell_call_output|(web_search|code_interpreter|image_generation|file_search)_call)$/;
+  /^(compaction|tool_search_output|additional_tools|mcp_list_tools|program|program_output|shell_call_output|(web_search|code_interpreter|image_generation|file_search)_call)$/;
 /** The built-in tools' items that are calls, which only the `builtInCalls` plug-in reads. */
 const BUILT_IN_ITEMS = /^(apply_patch|shell|local_shell|mcp|tool_search|computer)_call$/;
 
@@ -47,7 +47,7 @@ const BUILT_IN_ITEMS = /^(apply_patch|shell|local_shell|mcp|tool_search|computer
  * (`ResponsesApprovals`). A `compaction` item (the context compacted), a server tool's output item
  * (`tool_search_output` of a server tool search, `program_output`, a hosted shell's `shell_call_output`) and a tool
  * OpenAI ran (`web_search_call`, ...) are kept blocks, sent back in place; with `builtInCalls`, also a
- * `providerExecuted` call right before its block. So is an `additional_tools` item (tools made available from it on). A call whose item never came done ends with its item in
+ * `providerExecuted` call right before its block. So are `additional_tools` (tools made available from it on) and `mcp_list_tools` items (an MCP server's tools). A call whose item never came done ends with its item in
  * `response.completed`; one never announced (a gateway sends its item only done, or only in that output) starts there,
  * known by its item id, else by its place there. A reasoning summary's parts are joined with a blank line, as Codex
  * shows them; a `reasoning-delta` says whether it is the summary or the raw reasoning (`field`).

@@ -20,17 +20,20 @@ export const SERVER_CALL: RegExp = /^(web_search|code_interpreter|image_generati
  * refuses: a conversation that changed provider holds either), a client's `compaction_trigger`
  * and `configuration_update` (a reasoning effort or text format from that item on), and
  * `additional_tools` (tools made available from that item on, openai 7.60's
- * `ResponseOutputItem.AdditionalTools`, which the model's later calls may use).
+ * `ResponseOutputItem.AdditionalTools`, which the model's later calls may use), and
+ * `mcp_list_tools` (a remote MCP server's tools, `ResponseOutputItem.McpListTools`: OpenAI lists
+ * them again, calling the server, when the conversation lacks the item).
  *
  * @example
  * ```ts
  * isContextItem({ id: "cmp_1", type: "compaction", encrypted_content: "..." }); // true
  * isContextItem({ type: "configuration_update", reasoning: { effort: "low" } }); // true
  * isContextItem({ id: "at_1", type: "additional_tools", role: "developer", tools: [] }); // true
+ * isContextItem({ id: "mcpl_1", type: "mcp_list_tools", server_label: "links", tools: [] }); // true
  * ```
  */
 export const isContextItem = (block: Readonly<Record<string, unknown>>): boolean =>
-  /^(compaction(_trigger)?|configuration_update|additional_tools)$/.test(String(block["type"])) &&
+  /^(compaction(_trigger)?|configuration_update|additional_tools|mcp_list_tools)$/.test(String(block["type"])) &&
   !("content" in block);
 type CallFields = { arguments: JsonValue; providerMetadata?: Readonly<Record<string, unknown>> | undefined };
 

@@ -53,6 +53,18 @@ const REQUEST_ITEM = {
   arguments: JSON.stringify(ARGS),
 } as const;
 
+/** The tool the documented stream's `mcp_list_tools` item lists. */
+const SHORTEN = {
+  name: "shorten",
+  description: "Shorten a URL.",
+  input_schema: {
+    type: "object",
+    properties: { url: { type: "string" }, alias: { type: "string" } },
+    required: ["url"],
+  },
+  annotations: { read_only: false },
+};
+
 group("OpenAIResponsesDeltaStream MCP approvals", (test) => {
   test("an mcp_approval_request is an approval-request event, never a call, and the turn finishes `approval`", async () => {
     const { events, finish } = await finishOf(documented("mcp-approval-request"));
@@ -70,15 +82,19 @@ group("OpenAIResponsesDeltaStream MCP approvals", (test) => {
       finish.approvalRequests?.map((r) => [r.id, r.rawArguments]),
       [["mcpr_tcs_02", JSON.stringify(ARGS)]],
     );
-    // The event comes where the item ended: after the reasoning item, before the finish.
+    // The event comes where the item ended: after the server's tool list and the reasoning item, before the finish.
     const order = events.map((e) => e.type).filter((t) => t !== "usage");
-    assertEquals(order, ["reasoning-part", "approval-request", "finish"]);
+    assertEquals(order, ["reasoning-part", "reasoning-part", "approval-request", "finish"]);
   });
 
-  test("its next turn: the request item after the reasoning, then the answer; both as the openai SDK types them", async () => {
+  test("its next turn: the server's tool list, the request item after the reasoning, then the answer; both as the openai SDK types them", async () => {
     const { finish } = await finishOf(documented("mcp-approval-request"));
     const turn = assistantMessage("openai-responses", finish);
-    const expected: ResponseInputItem[] = [{ type: "reasoning", id: "rs_tcs_03", summary: [] }, REQUEST_ITEM];
+    const expected: ResponseInputItem[] = [
+      { id: "mcpl_tcs_01", type: "mcp_list_tools", server_label: "links", tools: [SHORTEN] },
+      { type: "reasoning", id: "rs_tcs_03", summary: [] },
+      REQUEST_ITEM,
+    ];
     assertEquals(turn, expected);
     const request = finish.approvalRequests![0]!;
     const approved: ResponseInputItem[] = [

@@ -5,8 +5,9 @@
  * runs only once the client approves it) joins the assistant turn as a call carrying its item
  * (`providerMetadata.responsesItem`), and the client's `mcp_approval_response` answers it as that
  * call's result, which the request kit sends as the `mcp_approval_response` item; an `mcp_call`
- * (OpenAI ran it) goes back as it came; an `mcp_list_tools` item is left out (OpenAI lists the
- * server's tools again). For any other provider each is a 400 naming it. The tool goes only when
+ * (OpenAI ran it) goes back as it came, and so does an `mcp_list_tools` item, in its place (a kept
+ * block of the assistant turn, as the library keeps OpenAI's: with it in the conversation OpenAI does
+ * not call the server to list its tools again). For any other provider each is a 400 naming it. The tool goes only when
  * `OPENAI_SERVER_TOOLS` lists `mcp` (OpenAI calls the server on the operator's key: ../openai-server-tools.ts).
  *
  * @module
@@ -15,6 +16,7 @@ import type { JsonValue } from "../../../src/index.ts";
 import { invalidField } from "../../response/json-error.ts";
 import { own } from "../../request/json-fields.ts";
 import { idAt, stringAt, type WireMessage, type WireTool } from "../client-request.ts";
+import { withoutWorkerId } from "./stored-ids.ts";
 
 type Assistant = Extract<WireMessage, { role: "assistant" }>;
 
@@ -71,7 +73,13 @@ export function addMcpItem(
       `${path}.type`,
       `\`${type}\` items are OpenAI's remote MCP tools: only an \`openai-responses/...\` model takes them.`,
     );
-  if (type === "mcp_list_tools") return true;
+  if (type === "mcp_list_tools") {
+    (assistant().reasoning_parts ??= []).push({
+      type: "block",
+      block: withoutWorkerId(item) as { [key: string]: JsonValue },
+    });
+    return true;
+  }
   if (type === "mcp_approval_response") {
     const id = idAt(own(item, "approval_request_id"), `${path}.approval_request_id`);
     if (!calls.has(requestKey(id)))
