@@ -2,6 +2,7 @@
 // documented events and read by the library's own decoder: what `finish.reasoningParts` gives a
 // `/v1/stream` client of that provider, for test/worker/kept-blocks.test.ts.
 import type { Provider } from "../../src/index.ts";
+import { converse } from "../support/event-stream.ts";
 
 /** A Responses stream: each event as `event:` and `data:` lines, numbered in order. */
 function responses(events: Record<string, unknown>[]): string {
@@ -90,11 +91,28 @@ const executed = {
 const chat = (delta: Record<string, unknown>, finish_reason: string | null = null) =>
   `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason }] })}\n\n`;
 
+/**
+ * Bedrock ConverseStream's image the model made (@aws-sdk/client-bedrock-runtime 3.1178.0's
+ * ImageBlockStart `format`, then ImageBlockDelta `source.bytes`, base64 on the JSON wire): a PNG's
+ * signature after a text block.
+ */
+const image = converse([
+  ["messageStart", { role: "assistant" }],
+  ["contentBlockDelta", { contentBlockIndex: 0, delta: { text: "Here is the logo." } }],
+  ["contentBlockStop", { contentBlockIndex: 0 }],
+  ["contentBlockStart", { contentBlockIndex: 1, start: { image: { format: "png" } } }],
+  ["contentBlockDelta", { contentBlockIndex: 1, delta: { image: { source: { bytes: "iVBORw0KGgo=" } } } }],
+  ["contentBlockStop", { contentBlockIndex: 1 }],
+  ["messageStop", { stopReason: "end_turn" }],
+  ["metadata", { usage: { inputTokens: 9, outputTokens: 40, totalTokens: 49 }, metrics: { latencyMs: 900 } }],
+]);
+
 /** A stream whose `finish.reasoningParts` hold a block of one shape. */
 export interface KeptBlockStream {
   name: string;
   provider: Provider;
-  body: string;
+  /** Its body: SSE or JSON text, or the bytes of a binary framing (Bedrock's event stream). */
+  body: string | Uint8Array<ArrayBuffer>;
   /**
    * What of it the provider's next request holds, in its messages (`messages`, `input` or
    * `contents`): an entry it must have, or `undefined` where the provider has no field for it
@@ -165,5 +183,15 @@ export const KEPT_BLOCK_STREAMS: readonly KeptBlockStream[] = [
     provider: "openai",
     body: `${chat({ role: "assistant", content: "Sunny." })}${chat({ annotations: [{ type: "url_citation", url_citation: { url: "https://yr.no", title: "Yr", start_index: 0, end_index: 6 } }] })}${chat({}, "stop")}data: [DONE]\n\n`,
     sent: undefined,
+  },
+  {
+    name: "a Bedrock Converse image the model made",
+    provider: "bedrock",
+    body: image,
+    // The turn's blocks in the stream's order (the finish's `order`, which the client sends back).
+    sent: {
+      role: "assistant",
+      content: [{ text: "Here is the logo." }, { image: { format: "png", source: { bytes: "iVBORw0KGgo=" } } }],
+    },
   },
 ];

@@ -171,7 +171,8 @@ describe("/v1/stream: an assistant message's reasoning_parts as finish.reasoning
 
   for (const stream of KEPT_BLOCK_STREAMS)
     it(`${stream.name} passes unchanged and reaches the provider`, async () => {
-      const [turn] = await keptTurns(stream.name, stream.provider, bytes(stream.body));
+      const read = typeof stream.body === "string" ? bytes(stream.body) : stream.body;
+      const [turn] = await keptTurns(stream.name, stream.provider, read);
       expect(turn?.finish.reasoningParts.length).toBeGreaterThan(0);
       sendsBack(turn!);
       const body = upstream(parseStreamRequest(nextTurn(turn!), providerNames));
@@ -219,6 +220,12 @@ describe("/v1/stream: a malformed reasoning part is a 400 naming the field", () 
       "bedrock",
       block({ citationsContent: { content: [] } }),
       `${at}.block.citationsContent.citations`,
+    ],
+    [
+      "a Bedrock image of no bytes",
+      "bedrock",
+      block({ image: { format: "png", source: { s3Location: { uri: "s3://b/o" } } } }),
+      `${at}.block.image.source.bytes`,
     ],
     [
       "groundingMetadata that is no object",

@@ -148,8 +148,9 @@ const isServerStep = (type: unknown): boolean =>
 
 /**
  * The blocks without a `type` that are one data member: Gemini's sources of a response
- * (`gemini-grounding.ts`), Bedrock's result of a tool it ran (`bedrock-converse.ts`) and its cited
- * text (`bedrock-citations.ts`).
+ * (`gemini-grounding.ts`), Bedrock's result of a tool it ran (`bedrock-converse.ts`), its cited
+ * text (`bedrock-citations.ts`) and an image the model made (`bedrock-images.ts`: its `format` and
+ * its bytes, base64).
  */
 const UNTYPED: ReadonlyMap<string, Check> = new Map<string, Check>([
   ["groundingMetadata", (block, path) => void objectAt(block, "groundingMetadata", path)],
@@ -160,6 +161,14 @@ const UNTYPED: ReadonlyMap<string, Check> = new Map<string, Check>([
       const result = objectAt(block, "toolResult", path);
       stringAt(result, "toolUseId", `${path}.toolResult`);
       arrayAt(result, "content", `${path}.toolResult`);
+    },
+  ],
+  [
+    "image",
+    (block, path) => {
+      const image = objectAt(block, "image", path);
+      stringAt(image, "format", `${path}.image`);
+      stringAt(objectAt(image, "source", `${path}.image`), "bytes", `${path}.image.source`);
     },
   ],
   [
@@ -220,7 +229,7 @@ export function keptBlockAt(value: unknown, path: string): { [key: string]: Json
   if (!check)
     throw invalidField(
       path,
-      `\`${path}\` must be a block as \`finish.reasoningParts\` gave it: a kept Anthropic block, a server tool's call or result, a cited text block, an OpenAI tool's item, a compaction_trigger or configuration_update item (to an OpenAI Responses model), a Gemini part kept whole or its grounding, or a Bedrock tool result or cited text.`,
+      `\`${path}\` must be a block as \`finish.reasoningParts\` gave it: a kept Anthropic block, a server tool's call or result, a cited text block, an OpenAI tool's item, a compaction_trigger or configuration_update item (to an OpenAI Responses model), a Gemini part kept whole or its grounding, or a Bedrock tool result, cited text or image.`,
     );
   check(value as Block, path);
   return value as { [key: string]: JsonValue };
