@@ -1,5 +1,6 @@
 import { HttpError } from "../response/json-error.ts";
 import type { Timers } from "../runtime.ts";
+import { longMemberName, MAX_MEMBER_NAME_LENGTH } from "./long-member-name.ts";
 
 /**
  * Longest a request body may take to arrive, in milliseconds: a body sent at one byte a second is
@@ -48,6 +49,13 @@ export async function readJsonBody(
     body = new Blob(sent).stream().pipeThrough(new DecompressionStream(coding));
   }
   const text = await readText(body, maxBytes, limitName, coding ? undefined : timers, coding, charset);
+  // Before the parse: V8 parses many such names in quadratic time (./long-member-name.ts).
+  const long = longMemberName(text);
+  if (long !== undefined)
+    throw new HttpError(400, {
+      code: "invalid_json",
+      message: `The request body has a member name longer than ${MAX_MEMBER_NAME_LENGTH} characters (at character ${long}).`,
+    });
   try {
     return JSON.parse(text);
   } catch {
