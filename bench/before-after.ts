@@ -20,12 +20,12 @@ function streamOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
   });
 }
 
-/** A streamToolCalls read to the end; both spellings of the arguments limit, for trees on either side of the rename. */
+/** A streamToolCalls read to the end (the arguments limit by its name since the rename: the chain refuses an option it does not know). */
 const reading =
   (run: typeof streamToolCalls): Contender =>
   async (chunks, framing) => {
     let calls = 0;
-    const limits = { maxArgumentsLength: 64 * 1024 * 1024, maxArgumentsBytes: 64 * 1024 * 1024 };
+    const limits = { maxArgumentsLength: 64 * 1024 * 1024 };
     const reader = run(streamOf(chunks), { provider: framing, ...limits }).getReader();
     for (;;) {
       const { done, value } = await reader.read();

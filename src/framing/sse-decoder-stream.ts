@@ -110,12 +110,18 @@ export class SSEDecoder implements Framing {
     let cr = -2;
     let colon = -2;
     for (;;) {
-      if (lf !== -1 && lf < start) lf = text.indexOf("\n", start);
-      if (cr !== -1 && cr < start) cr = text.indexOf("\r", start);
-      const end = cr === -1 || (lf !== -1 && lf < cr) ? lf : cr;
+      // An LF at `start` ends a line there (a CRLF's LF is passed below, or at the text's start):
+      // every event's blank line in most streams, found without a search.
+      const atLF = text.charCodeAt(start) === 0x0a;
+      if (!atLF) {
+        if (lf !== -1 && lf < start) lf = text.indexOf("\n", start);
+        if (cr !== -1 && cr < start) cr = text.indexOf("\r", start);
+      }
+      const end = atLF ? start : cr === -1 || (lf !== -1 && lf < cr) ? lf : cr;
       if (end === -1) break;
       if (!this.#line) {
-        if (colon !== -1 && colon < start) colon = text.indexOf(":", start);
+        // A blank line has no colon to find (the next line's would be searched for it).
+        if (start !== end && colon !== -1 && colon < start) colon = text.indexOf(":", start);
         this.#field(text, start, end, colon);
       } else {
         const line = this.#line + text.slice(start, end);

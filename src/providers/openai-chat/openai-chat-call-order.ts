@@ -29,6 +29,9 @@ export function chatEmit(emit: Emit): [emit: Emit, end: (fault?: unknown) => voi
   // first, then their arguments: a later index proves nothing there).
   const orders = new Map<number, number[] | false>();
   const argued = new Map<number, boolean>();
+  // The choice last marked argued, whose mark stands until its next call begins: a stream's
+  // fragments mark it once, not once each (a Map write per fragment).
+  let arguedLast: number | undefined;
   const mark = (index: number, choice: number, whole: boolean): void =>
     emit(withChoice({ type: "tool-call-whole", index, whole }, choice));
   // Inside the held finish: a finish it drops (a later fragment of its choice came) finished nothing.
@@ -48,8 +51,12 @@ export function chatEmit(emit: Emit): [emit: Emit, end: (fault?: unknown) => voi
           if (last !== undefined) mark(last, choice, true);
           order.push(delta.index);
           argued.set(choice, false);
+          if (arguedLast === choice) arguedLast = undefined;
         }
-      if (delta.argumentsDelta) argued.set(choice, true);
+      if (delta.argumentsDelta && arguedLast !== choice) {
+        argued.set(choice, true);
+        arguedLast = choice;
+      }
     }
     emit(delta);
   });
