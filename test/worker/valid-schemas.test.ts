@@ -74,4 +74,12 @@ describe("a valid tool schema kept by the isolate", () => {
       true,
     ]);
   });
+
+  it("keeps no text V8 would hash by its length alone (past 16,383 characters)", () => {
+    // Such keys of one length are each compared with all the others at a look-up.
+    const valid = new ValidSchemas();
+    valid.add("a".repeat(16_383));
+    valid.add("b".repeat(16_384));
+    expect([valid.has("a".repeat(16_383)), valid.has("b".repeat(16_384))]).toEqual([true, false]);
+  });
 });

@@ -8,8 +8,12 @@
 
 /** Most schemas kept. */
 export const MAX_VALID_SCHEMAS = 256;
-/** Longest JSON text kept (UTF-16 code units): a larger schema is checked every time. */
-export const MAX_VALID_SCHEMA_LENGTH = 16_384;
+/**
+ * Longest JSON text kept (UTF-16 code units): a larger schema is checked every time. The longest
+ * string V8 hashes by its content: a longer key is hashed by its length alone, and keys of one
+ * length would each be compared with all the others at a look-up.
+ */
+export const MAX_VALID_SCHEMA_LENGTH = 16_383;
 /** Most JSON text kept in all (UTF-16 code units), at most 1 MB. */
 export const MAX_VALID_SCHEMA_CHARS = 1 << 19;
 
