@@ -2,8 +2,12 @@
 // such a string by its length alone, so many of them of one length make the parse quadratic (an
 // 8 MB body of 510 names: 174 ms against 3 ms at 1 MB), an isolate's time one client spends for all.
 // The same bytes as string values are read as before. The answer is a 400 in the endpoint's shape.
+// Every body is scanned, whatever its size: the names V8 interns stay in the isolate's one string
+// table until a full collection, so small bodies of a few such names each add up across requests;
+// and so is a call's arguments text, whose names the body's scan sees as one string value.
 import { describe, expect, it } from "vitest";
 import { longMemberName } from "../../worker/http/long-member-name.ts";
+import { sealPart, unsealPart } from "../../worker/protocols/reasoning-state.ts";
 import { endpoints } from "./endpoint-bodies.ts";
 import { FakeUpstream, liveOpenAI, testEnv, worker } from "./support.ts";
 
@@ -13,19 +17,23 @@ const env = testEnv({ ...liveOpenAI, CLIENT_TOKEN: "t", MAX_BODY_BYTES: 4 * MiB,
 /** 80 texts of 16,400 characters alike but for their ends (1.3 MB). */
 const LONG = Array.from({ length: 80 }, (_, i) => `${"k".repeat(16_392)}${String(i).padStart(8, "0")}`);
 
+/** `body` posted to `endpoint`'s path, its provider `upstream`. */
+const send = (upstream: FakeUpstream, endpoint: { path: string }, body: unknown): Promise<Response> =>
+  worker(upstream).call(
+    new Request(`http://localhost:8787${endpoint.path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer t" },
+      body: JSON.stringify(body),
+    }),
+    env,
+  );
+
 describe("member names V8 would parse in quadratic time", () => {
   for (const [name, endpoint] of Object.entries(endpoints)) {
     it(`${endpoint.path} (${name}): a 400 in the endpoint's shape before the parse, no provider request`, async () => {
       const upstream = new FakeUpstream({ kind: "response", status: 500, body: "" });
       const body = { ...endpoint.valid(), metadata: Object.fromEntries(LONG.map((text) => [text, "v"])) };
-      const response = await worker(upstream).call(
-        new Request(`http://localhost:8787${endpoint.path}`, {
-          method: "POST",
-          headers: { "content-type": "application/json", authorization: "Bearer t" },
-          body: JSON.stringify(body),
-        }),
-        env,
-      );
+      const response = await send(upstream, endpoint, body);
       expect(response.status).toBe(400);
       const error = await endpoint.expectError(response);
       expect(error.message).toMatch(
@@ -33,7 +41,35 @@ describe("member names V8 would parse in quadratic time", () => {
       );
       expect(upstream.requests).toEqual([]);
     });
+
+    // Failed before: a body of at most 1 MiB was not scanned (answered otherwise).
+    it(`${endpoint.path} (${name}): a small body with one such name is refused too`, async () => {
+      const upstream = new FakeUpstream({ kind: "response", status: 500, body: "" });
+      const body = { ...endpoint.valid(), metadata: { [LONG[0]!]: "v" } };
+      const response = await send(upstream, endpoint, body);
+      expect(response.status).toBe(400);
+      expect((await endpoint.expectError(response)).message).toMatch(/member name longer than 16383 characters/);
+      expect(upstream.requests).toEqual([]);
+    });
   }
+
+  // Failed before: the arguments text was parsed (the body's scan sees it as a string value).
+  it("a call's arguments sent back as JSON text with such a name are a 400 naming the arguments", async () => {
+    for (const [name, path] of [
+      ["chat", "messages[1].tool_calls[0].function.arguments"],
+      ["agui", "messages[1].toolCalls[0].function.arguments"],
+    ] as const) {
+      const endpoint = endpoints[name]!;
+      const body = endpoint.valid() as { messages: Record<string, { function: { arguments: string } }[]>[] };
+      const call = body.messages[1]![name === "chat" ? "tool_calls" : "toolCalls"]![0]!;
+      call.function.arguments = JSON.stringify(Object.fromEntries(LONG.slice(0, 2).map((text) => [text, 1])));
+      const upstream = new FakeUpstream({ kind: "response", status: 500, body: "" });
+      const response = await send(upstream, endpoint, body);
+      expect(response.status).toBe(400);
+      expect((await endpoint.expectError(response)).field).toBe(path);
+      expect(upstream.requests).toEqual([]);
+    }
+  });
 });
 
 describe("longMemberName", () => {
@@ -54,7 +90,19 @@ describe("longMemberName", () => {
     expect(longMemberName(pad(`{"x\\\\":"${"k".repeat(16_384)}"}`))).toBeUndefined();
   });
 
-  it("does not scan a body of at most 1 MiB", () => {
-    expect(longMemberName(`{"${"k".repeat(16_384)}":1}`)).toBeUndefined();
+  it("scans a text of any size that can hold such a name", () => {
+    expect(longMemberName(`{"${"k".repeat(16_384)}":1}`)).toBe(1);
+    expect(longMemberName(`{"${"k".repeat(16_383)}":1}`)).toBeUndefined();
+    expect(longMemberName('{"a":1}')).toBeUndefined();
+  });
+});
+
+describe("a sealed reasoning part (a client's to send back, base64 of JSON text)", () => {
+  it("with such a name is no seal of ours: never parsed", () => {
+    const part = { type: "block" as const, block: { type: "compaction_trigger", note: "kept" } };
+    expect(unsealPart(sealPart(part))).toEqual(part);
+    // Failed before: parsed, and the part given back with its name.
+    const long = { type: "block" as const, block: { type: "compaction_trigger", [LONG[0]!]: 1 } };
+    expect(unsealPart(sealPart(long))).toBeUndefined();
   });
 });

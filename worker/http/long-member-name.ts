@@ -3,8 +3,12 @@
  * past 16,383 characters by its length alone, and `JSON.parse` interns every member name: a body
  * of many such names of one length makes each compared with all the others. An 8 MB body of 510
  * names of 16,400 characters, alike but for their ends, took 174 ms to parse in Node 20 against
- * 3 ms at 1 MB; the same bytes as string values parse in linear time. No request of any protocol
- * the Worker serves has a member name near that long.
+ * 3 ms at 1 MB; the same bytes as string values parse in linear time. The interned names stay in
+ * the isolate's one string table until a full collection, so bodies of a few such names each add
+ * up across requests (40 parses of 60 names, 1 MB each, in Node 24: the 40th took 157 ms, the
+ * first 2 ms): every body is scanned, and so is each JSON text a body carries that the Worker
+ * parses (a call's arguments). No request of any protocol the Worker serves has a member name near
+ * that long.
  *
  * @module
  */
@@ -12,19 +16,13 @@
 /** The longest member name a body may have: the longest string V8 hashes by its content. */
 export const MAX_MEMBER_NAME_LENGTH = 16_383;
 
-/**
- * Bodies up to this many characters are not scanned: at most 64 names past
- * {@link MAX_MEMBER_NAME_LENGTH} fit in one, which parse in a few milliseconds.
- */
-export const SCANNED_FROM_LENGTH = 1024 * 1024;
-
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
 
 /**
  * The offset (in UTF-16 units) of the first member name of JSON `text` longer than
- * {@link MAX_MEMBER_NAME_LENGTH} characters once its escapes are read, if any; `text` of at most
- * {@link SCANNED_FROM_LENGTH} characters is not scanned. Linear: it jumps from quote to quote, and
+ * {@link MAX_MEMBER_NAME_LENGTH} characters once its escapes are read, if any (a text too short to
+ * hold one is not scanned). Linear: it jumps from quote to quote, and
  * reads a string's escapes only when the string is long enough to matter. Run before `JSON.parse`;
  * on text that is not JSON its answer means nothing, and the parse's error follows.
  *
@@ -35,7 +33,7 @@ const COLON = 0x3a;
  * ```
  */
 export function longMemberName(text: string): number | undefined {
-  if (text.length <= SCANNED_FROM_LENGTH) return undefined;
+  if (text.length <= MAX_MEMBER_NAME_LENGTH + 2) return undefined;
   for (let open = text.indexOf('"'); open !== -1; ) {
     const close = closingQuote(text, open);
     if (close === -1) return undefined;

@@ -9,6 +9,7 @@
  * @module
  */
 import type { JsonValue, ReasoningPart, RunnableTool, TurnOrderEntry } from "../../src/index.ts";
+import { longMemberName, MAX_MEMBER_NAME_LENGTH } from "../http/long-member-name.ts";
 import { HttpError, invalidField } from "../response/json-error.ts";
 import type { WireFilePart, WirePart } from "../request/file-parts.ts";
 import { own, tooDeep, tooDeepError } from "../request/json-fields.ts";
@@ -191,9 +192,13 @@ export function runFlag(value: unknown, path: string): boolean {
 
 /**
  * A call's arguments as a client sends them (JSON text): parsed, or kept as text when they are
- * not JSON (the model wrote them so). Parsed arguments nested too deep are a 400 naming `path`.
+ * not JSON (the model wrote them so). Parsed arguments nested too deep are a 400 naming `path`, and
+ * so is a member name past 16,383 characters, before the parse (the body's own scan sees the text
+ * as one string value: ../http/long-member-name.ts).
  */
 export function argumentsOf(text: string, path: string): JsonValue {
+  if (longMemberName(text) !== undefined)
+    throw invalidField(path, `\`${path}\` has a member name longer than ${MAX_MEMBER_NAME_LENGTH} characters.`);
   let value: JsonValue;
   try {
     value = JSON.parse(text) as JsonValue;

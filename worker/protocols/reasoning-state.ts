@@ -17,6 +17,7 @@
  * @module
  */
 import type { JsonValue, ReasoningPart } from "../../src/index.ts";
+import { longMemberName } from "../http/long-member-name.ts";
 import { reasoningPartAt } from "../request/parse-reasoning.ts";
 
 const MARK = "tcs1.";
@@ -37,6 +38,8 @@ export function unsealPart(value: string): ReasoningPart | undefined {
     const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(
       Uint8Array.from(binary, (c) => c.charCodeAt(0)),
     );
+    // A member name V8 would intern in quadratic time (../http/long-member-name.ts): no seal of ours.
+    if (longMemberName(text) !== undefined) return undefined;
     return reasoningPartAt(JSON.parse(text), "");
   } catch {
     // Not a seal of ours after all (altered, or a provider's value that happens to start so): nothing to carry.
