@@ -66,11 +66,20 @@ const keysFrom = [...new Set(live.map(([name]) => from.get(name)))].join(" and "
 /** What to print once wrangler is ready at `url` (the port it took: another than asked when that one is in use). */
 function banner(url) {
   // wrangler takes a free port when the one asked for is in use, and says so nowhere else.
+  // Two wrangler devs of one clone share its .wrangler/state, where both run the Durable Object's
+  // SQLite (and its alarms), which wrangler may then log as SQLITE_BUSY.
+  const ownState = args.some((arg) => arg === "--persist-to" || arg.startsWith("--persist-to="));
+  const taken = new URL(url).port;
   const moved =
-    new URL(url).port === port
+    taken === port
       ? []
       : [
           `Port ${port} is in use (another \`npm start\`?), so this Worker is at ${url}; calls to :${port} reach that other server.`,
+          ...(ownState
+            ? []
+            : [
+                `Both use this clone's local storage (.wrangler/state; wrangler may log SQLITE_BUSY): \`npm start -- --persist-to .wrangler/state-${taken}\` gives this one its own.`,
+              ]),
         ];
   // A first call to paste: the scripted model calls the request's own tool (worker/README.md);
   // live, the first provider with a key, on a model of the reader's choosing.

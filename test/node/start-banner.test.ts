@@ -79,4 +79,12 @@ describe("npm start's banner", () => {
     expect(output).toContain("Port 8790 is in use");
     expect(output).toContain("tool-call-stream Worker at http://localhost:8791:");
   });
+
+  it("says how to give a second Worker of one clone its own local storage, unless it has one", async () => {
+    const moved = "Ready on http://localhost:8791\n";
+    expect(await startOutput(moved)).toContain("npm start -- --persist-to .wrangler/state-8791");
+    const own = await startOutput(moved, ["--persist-to", ".wrangler/mine"]);
+    expect(own).toContain("Port 8790 is in use");
+    expect(own).not.toContain("--persist-to .wrangler/state-");
+  });
 });
