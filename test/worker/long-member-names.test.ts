@@ -72,6 +72,35 @@ describe("member names V8 would parse in quadratic time", () => {
   });
 });
 
+describe("an MCP approval request's arguments sent back as JSON text", () => {
+  // Failed before: parsed whatever their names (mcp-items.ts's own parse), the provider called.
+  it("with such a name are a 400 naming the arguments, as a function call's are", async () => {
+    const endpoint = endpoints["responses"]!;
+    const mcpEnv = testEnv({ ...liveOpenAI, CLIENT_TOKEN: "t", OPENAI_SERVER_TOOLS: "mcp" });
+    const request = { id: "mcpr_1", server_label: "links", name: "shorten" };
+    const body = {
+      model: "openai-responses/gpt-5-mini",
+      input: [
+        { role: "user", content: "Shorten it." },
+        { type: "mcp_approval_request", ...request, arguments: JSON.stringify({ [LONG[0]!]: 1, [LONG[1]!]: 2 }) },
+        { type: "mcp_approval_response", approval_request_id: "mcpr_1", approve: true },
+      ],
+    };
+    const upstream = new FakeUpstream({ kind: "response", status: 500, body: "" });
+    const response = await worker(upstream).call(
+      new Request(`http://localhost:8787${endpoint.path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: "Bearer t" },
+        body: JSON.stringify(body),
+      }),
+      mcpEnv,
+    );
+    expect(response.status).toBe(400);
+    expect((await endpoint.expectError(response)).field).toBe("input[1].arguments");
+    expect(upstream.requests).toEqual([]);
+  });
+});
+
 describe("longMemberName", () => {
   const pad = (text: string) => text + " ".repeat(1024 * 1024);
 

@@ -15,7 +15,7 @@
 import type { JsonValue } from "../../../src/index.ts";
 import { invalidField } from "../../response/json-error.ts";
 import { own } from "../../request/json-fields.ts";
-import { idAt, stringAt, type WireMessage, type WireTool } from "../client-request.ts";
+import { argumentsOf, idAt, stringAt, type WireMessage, type WireTool } from "../client-request.ts";
 import { withoutWorkerId } from "./stored-ids.ts";
 
 type Assistant = Extract<WireMessage, { role: "assistant" }>;
@@ -104,18 +104,12 @@ export function addMcpItem(
   }
   // Kept apart from the calls' ids: an answer names a request, an output a call, never the other.
   if (type === "mcp_approval_request") calls.add(requestKey(id));
-  // The arguments as the item gave them (JSON text), parsed when they parse.
-  assistant().tool_calls.push({ id, name, arguments: parsed(args), providerMetadata: { responsesItem } });
+  // The arguments as the item gave them (JSON text), parsed when they parse, as a function call's
+  // are (argumentsOf: nested too deep, or of member names V8 parses in quadratic time, a 400).
+  const value = args.trim() === "" ? {} : argumentsOf(args, `${path}.arguments`);
+  assistant().tool_calls.push({ id, name, arguments: value, providerMetadata: { responsesItem } });
   return true;
 }
 
 /** How an approval request's id is kept among the calls' ids, apart from any of them (a NUL first). */
 const requestKey = (id: string): string => `\0mcp:${id}`;
-
-function parsed(text: string): JsonValue {
-  try {
-    return text.trim() === "" ? {} : (JSON.parse(text) as JsonValue);
-  } catch {
-    return text; // sent back as the text it was
-  }
-}
