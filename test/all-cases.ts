@@ -82,6 +82,7 @@ import "./providers/gemini-interactions/gemini-interactions-sdk-hops.cases.ts";
 import "./providers/gemini-interactions/gemini-interactions-status-update.cases.ts";
 import "./providers/provider-conformance.cases.ts";
 import "./providers/provider-detect.cases.ts";
+import "./providers/long-member-names.cases.ts";
 import "./providers/messages.cases.ts";
 import "./providers/finish-reasons.cases.ts";
 import "./providers/cache-write-usage.cases.ts";

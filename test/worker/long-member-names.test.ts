@@ -6,7 +6,7 @@
 // table until a full collection, so small bodies of a few such names each add up across requests;
 // and so is a call's arguments text, whose names the body's scan sees as one string value.
 import { describe, expect, it } from "vitest";
-import { longMemberName } from "../../worker/http/long-member-name.ts";
+import { longMemberName } from "../../src/core.ts";
 import { sealPart, unsealPart } from "../../worker/protocols/reasoning-state.ts";
 import { endpoints } from "./endpoint-bodies.ts";
 import { FakeUpstream, liveOpenAI, testEnv, worker } from "./support.ts";

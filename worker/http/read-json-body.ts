@@ -1,6 +1,6 @@
 import { HttpError } from "../response/json-error.ts";
 import type { Timers } from "../runtime.ts";
-import { longMemberName, MAX_MEMBER_NAME_LENGTH } from "./long-member-name.ts";
+import { longMemberName, MAX_MEMBER_NAME_LENGTH } from "../../src/core.ts";
 
 /**
  * Longest a request body may take to arrive, in milliseconds: a body sent at one byte a second is

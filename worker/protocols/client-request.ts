@@ -9,7 +9,7 @@
  * @module
  */
 import type { JsonValue, ReasoningPart, RunnableTool, TurnOrderEntry } from "../../src/index.ts";
-import { longMemberName, MAX_MEMBER_NAME_LENGTH } from "../http/long-member-name.ts";
+import { longMemberName, MAX_MEMBER_NAME_LENGTH } from "../../src/core.ts";
 import { HttpError, invalidField } from "../response/json-error.ts";
 import type { WireFilePart, WirePart } from "../request/file-parts.ts";
 import { own, tooDeep, tooDeepError } from "../request/json-fields.ts";

@@ -17,7 +17,7 @@
  * @module
  */
 import type { JsonValue, ReasoningPart } from "../../src/index.ts";
-import { longMemberName } from "../http/long-member-name.ts";
+import { longMemberName } from "../../src/core.ts";
 import { reasoningPartAt } from "../request/parse-reasoning.ts";
 
 const MARK = "tcs1.";

@@ -15,6 +15,7 @@ import { geminiFilePart } from "./gemini-files.ts";
 import { functionCallPart, geminiTurnParts } from "./gemini-messages.ts";
 import { reasoningBudget, type RequestReasoning } from "../reasoning.ts";
 import { geminiToolDefinitions } from "./gemini-tools.ts";
+import { longMemberName } from "../../shared/long-member-name.ts";
 
 /**
  * The body of a streaming `streamGenerateContent` request (the model is in the URL,
@@ -87,8 +88,12 @@ function toContents(messages: readonly RequestMessage[]): Fields[] {
   }));
 }
 
-/** `functionResponse.response` must be an object: a JSON object result is used as it is. */
+/**
+ * `functionResponse.response` must be an object: a JSON object result is used as it is (one with a
+ * member name V8 parses in quadratic time is sent as text: ../../shared/long-member-name.ts).
+ */
 function responseObject(content: string): Fields {
+  if (longMemberName(content) !== undefined) return { result: content };
   let value: unknown;
   try {
     value = JSON.parse(content);

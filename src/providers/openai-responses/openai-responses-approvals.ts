@@ -3,6 +3,7 @@ import { ToolCallStreamError } from "../../shared/errors.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { isRecord } from "../../shared/values.ts";
 import type { DecoderLimits } from "../provider-decoder.ts";
+import { longMemberName } from "../../shared/long-member-name.ts";
 
 /**
  * The approval request of an `mcp_approval_request` item (see {@link approvalRequestOf}), the
@@ -137,7 +138,8 @@ export function approvalAnswer(output: JsonValue): { approve: boolean; reason?: 
   let value: unknown = output;
   if (typeof output === "string")
     try {
-      value = JSON.parse(output);
+      // Names V8 parses in quadratic time (../../shared/long-member-name.ts): no answer either.
+      value = longMemberName(output) === undefined ? JSON.parse(output) : undefined;
     } catch {
       value = undefined; // not an answer: nothing is approved
     }

@@ -17,6 +17,7 @@ import { isComputerCall } from "./openai-responses-computer.ts";
 import { builtInItem, callerOf, callFields, reasoningItem, toolOutput } from "./openai-responses-messages.ts";
 import { responsesTurnItems } from "./openai-responses-turn-items.ts";
 import { openAIResponsesToolDefinitions } from "./openai-responses-tools.ts";
+import { longMemberName } from "../../shared/long-member-name.ts";
 
 /**
  * The body of a streaming `POST /responses` request: the conversation as input items (messages,
@@ -142,9 +143,12 @@ function toolChoice(choice: RequestToolChoice, tools: ProviderRequest["tools"]):
 const isImage = (part: RequestContentPart): part is RequestFilePart =>
   part.type === "file" && fileKind(part) === "image";
 
-/** A result's text as the value its item takes: the JSON list a shell's output came as, else the text. */
+/**
+ * A result's text as the value its item takes: the JSON list a shell's output came as, else the
+ * text (also one with a member name V8 parses in quadratic time: ../../shared/long-member-name.ts).
+ */
 function resultValue(content: string): JsonValue {
-  if (!content.startsWith("[")) return content;
+  if (!content.startsWith("[") || longMemberName(content) !== undefined) return content;
   try {
     return JSON.parse(content) as JsonValue;
   } catch {

@@ -1,19 +1,26 @@
 /**
- * Member names too long for V8 to parse a body in linear time. V8 (workerd's engine) hashes a string
- * past 16,383 characters by its length alone, and `JSON.parse` interns every member name: a body
- * of many such names of one length makes each compared with all the others. An 8 MB body of 510
- * names of 16,400 characters, alike but for their ends, took 174 ms to parse in Node 20 against
- * 3 ms at 1 MB; the same bytes as string values parse in linear time. The interned names stay in
- * the isolate's one string table until a full collection, so bodies of a few such names each add
- * up across requests (40 parses of 60 names, 1 MB each, in Node 24: the 40th took 157 ms, the
- * first 2 ms): every body is scanned, and so is each JSON text a body carries that the Worker
- * parses (a call's arguments). No request of any protocol the Worker serves has a member name near
- * that long.
+ * Member names too long for V8 to parse JSON in linear time. V8 (the engine of Node, Deno,
+ * workerd and Chromium) hashes a string past 16,383 characters by its length alone, and
+ * `JSON.parse` interns every member name: a text of many such names of one length makes each
+ * compared with all the others. An 8 MB body of 510 names of 16,400 characters, alike but for their
+ * ends, took 174 ms to parse in Node 20 against 3 ms at 1 MB; the same bytes as string values parse
+ * in linear time. The interned names stay in the isolate's one string table until a full
+ * collection, so texts of a few such names each add up across requests (40 parses of 60 names,
+ * 1 MB each, in Node 24: the 40th took 157 ms, the first 2 ms). The Worker scans every body, and
+ * each JSON text a body carries that it parses; the request kits send a tool result's text with
+ * such a name as text, unparsed. No request of any protocol has a member name near that long.
  *
  * @module
  */
 
-/** The longest member name a body may have: the longest string V8 hashes by its content. */
+/**
+ * The longest member name {@link longMemberName} lets by: the longest string V8 hashes by its content.
+ *
+ * @example
+ * ```ts
+ * longMemberName(`{"${"k".repeat(MAX_MEMBER_NAME_LENGTH)}":1}`); // undefined
+ * ```
+ */
 export const MAX_MEMBER_NAME_LENGTH = 16_383;
 
 const BACKSLASH = 0x5c;
