@@ -10,6 +10,7 @@
 import * as current from "../src/index.ts";
 import { type Case, cases as keywordCases, type Schema } from "./hostile-keyword-cases.ts";
 import { requestCases } from "./hostile-request-cases.ts";
+import { pushCall } from "./push-call.ts";
 
 const cases = [...keywordCases, ...requestCases];
 
@@ -36,15 +37,7 @@ function request(c: Case, n: number, schema: Schema, text: string, lib = current
     },
     { validator: lib.toolSchemaValidator(tools, options), earlyValidator: lib.earlySchemaValidator(tools, options) },
   );
-  for (let at = 0; at < text.length; at += fragment)
-    accumulator.push({
-      type: "tool-call-chunk",
-      index: 0,
-      argumentsDelta: text.slice(at, at + fragment),
-      ...(at === 0 ? { id: "c0", name: "t" } : {}),
-    });
-  accumulator.push({ type: "finish", rawReason: "tool_calls" });
-  accumulator.end();
+  pushCall(accumulator, text, fragment);
   return outcome;
 }
 

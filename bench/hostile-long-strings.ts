@@ -6,6 +6,7 @@
 // the repository> beside. Linear work keeps "ms at 4n / ms at n" near 4. A ratio of one run,
 // never a timed assertion. Run: node bench/hostile-long-strings.ts   (BENCH_N=n, default 100)
 import * as current from "../src/index.ts";
+import { pushCall } from "./push-call.ts";
 
 const before = process.env["BENCH_BEFORE"];
 const trees: [string, typeof current][] = [["after", current]];
@@ -62,16 +63,7 @@ const rows: Row[] = [
 function early(lib: typeof current, parameters: unknown, args: unknown): void {
   const tools = [{ type: "function", function: { name: "t", parameters } }] as current.ToolDefinition[];
   const accumulator = new lib.ToolCallAccumulator(() => {}, { earlyValidator: lib.earlySchemaValidator(tools) });
-  const text = JSON.stringify(args);
-  for (let at = 0; at < text.length; at += 4096)
-    accumulator.push({
-      type: "tool-call-chunk",
-      index: 0,
-      argumentsDelta: text.slice(at, at + 4096),
-      ...(at === 0 ? { id: "c0", name: "t" } : {}),
-    });
-  accumulator.push({ type: "finish", rawReason: "tool_calls" });
-  accumulator.end();
+  pushCall(accumulator, JSON.stringify(args));
 }
 
 /** The best of 3 runs' CPU ms, and the steps charged (arguments) or the issues (a schema). */

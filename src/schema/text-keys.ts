@@ -9,10 +9,11 @@
  * @module
  */
 
+import { MAX_MEMBER_NAME_LENGTH } from "../shared/long-member-name.ts";
 import type { StepBudget } from "./pattern/pattern-vm.ts";
 
 /** The longest string V8 hashes by its content. */
-export const HASHED_LENGTH = 16_383;
+export const HASHED_LENGTH: number = MAX_MEMBER_NAME_LENGTH;
 
 /**
  * The ids of the pieces of the long strings keyed so far (one table per set of keys: a key means

@@ -13,6 +13,7 @@ import {
   toolSchemaValidator,
 } from "../../src/index.ts";
 import { MAX_CHECK_NESTING } from "../../src/schema/check-budget.ts";
+import { pushCall } from "../support/accumulator-runs.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 
 const nested = (depth: number): string => `${"[".repeat(depth)}${"]".repeat(depth)}`;
@@ -59,15 +60,7 @@ group("Checks of values nested too deep to follow", (test) => {
       earlyValidator: earlySchemaValidator(tools),
       maxDepth: 100_000,
     });
-    for (let at = 0; at < text.length; at += 4096)
-      accumulator.push({
-        type: "tool-call-chunk",
-        index: 0,
-        argumentsDelta: text.slice(at, at + 4096),
-        ...(at === 0 ? { id: "c", name: "f" } : {}),
-      });
-    accumulator.push({ type: "finish", rawReason: "tool_calls" });
-    accumulator.end();
+    pushCall(accumulator, text, { id: "c", name: "f" });
     const rejected = events.find((event) => event.type === "invalid-tool-call");
     assert(rejected?.type === "invalid-tool-call", "the call is rejected");
     assertEquals(rejected.error.code, "validation-budget-exceeded");

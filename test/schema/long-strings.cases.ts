@@ -15,6 +15,7 @@ import {
   type ToolSchema,
   toolSchemaValidator,
 } from "../../src/index.ts";
+import { pushCall } from "../support/accumulator-runs.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 
 /** The longest string V8 hashes by its content. */
@@ -59,19 +60,6 @@ function spying(
 
 const isLong = (key: unknown): boolean => typeof key === "string" && key.length > HASHED;
 
-/** One call of tool `t` streamed to `accumulator` in fragments of 4,096 characters, then the finish. */
-function stream(accumulator: ToolCallAccumulator, text: string): void {
-  for (let at = 0; at < text.length; at += 4096)
-    accumulator.push({
-      type: "tool-call-chunk",
-      index: 0,
-      argumentsDelta: text.slice(at, at + 4096),
-      ...(at === 0 ? { id: "c0", name: "t" } : {}),
-    });
-  accumulator.push({ type: "finish", rawReason: "tool_calls" });
-  accumulator.end();
-}
-
 group("Long strings in the schema checks", (test) => {
   // Long member names of the arguments are left: JSON.parse (V8's) keeps them by the same hash.
   test("enum, required and uniqueItems keep no string V8 hashes by its length alone in a Set or Map", () => {
@@ -105,7 +93,7 @@ group("Long strings in the schema checks", (test) => {
           validator: toolSchemaValidator(tools),
           earlyValidator: earlySchemaValidator(tools),
         });
-        stream(accumulator, text);
+        pushCall(accumulator, text);
         assert(events.some((event) => event.type === "invalid-tool-call"));
       },
     );
@@ -160,7 +148,7 @@ group("Long strings in the schema checks", (test) => {
         const accumulator = new ToolCallAccumulator((event) => events.push(event), {
           earlyValidator: earlySchemaValidator([{ type: "function", function: { name: "t", parameters } }]),
         });
-        stream(accumulator, args);
+        pushCall(accumulator, args);
       },
     );
     assertEquals(lookups, 0, "long keys looked up among long names");

@@ -48,3 +48,20 @@ export function feed(
   if (end) accumulator.end();
   return { events, accumulator };
 }
+
+/** One call's arguments `text` pushed to `accumulator` in fragments of `fragment` characters (the first with its id and name), then the finish and the end. */
+export function pushCall(
+  accumulator: { push(delta: ProviderDelta): void; end(): void },
+  text: string,
+  { id = "c0", name = "t", fragment = 4096 }: { id?: string; name?: string; fragment?: number } = {},
+): void {
+  for (let at = 0; at < text.length; at += fragment)
+    accumulator.push({
+      type: "tool-call-chunk",
+      index: 0,
+      argumentsDelta: text.slice(at, at + fragment),
+      ...(at === 0 ? { id, name } : {}),
+    });
+  accumulator.push({ type: "finish", rawReason: "tool_calls" });
+  accumulator.end();
+}

@@ -6,6 +6,8 @@
  * @module
  */
 
+import { MAX_MEMBER_NAME_LENGTH } from "../../src/core.ts";
+
 /** Most schemas kept. */
 export const MAX_VALID_SCHEMAS = 256;
 /**
@@ -13,7 +15,7 @@ export const MAX_VALID_SCHEMAS = 256;
  * string V8 hashes by its content: a longer key is hashed by its length alone, and keys of one
  * length would each be compared with all the others at a look-up.
  */
-export const MAX_VALID_SCHEMA_LENGTH = 16_383;
+export const MAX_VALID_SCHEMA_LENGTH: number = MAX_MEMBER_NAME_LENGTH;
 /** Most JSON text kept in all (UTF-16 code units), at most 1 MB. */
 export const MAX_VALID_SCHEMA_CHARS = 1 << 19;
 
