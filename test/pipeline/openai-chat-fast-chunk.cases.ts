@@ -145,6 +145,44 @@ group("OpenAI Chat fast path", (test) => {
     );
   });
 
+  test("runs of chunks of one shape (the head and tail kept, made flat once repeated) read as the full parse reads them", () => {
+    // Past `FLAT_AFTER` repeats the reader keeps a flat copy of the head and tail: a run then a
+    // change (another call, a text delta, another tail) must read as before.
+    const ENVELOPE =
+      '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":';
+    const delta = fc.oneof(
+      fc
+        .constantFrom("0", "1")
+        .map((index) => (value: string) => `{"tool_calls":[{"index":${index},"function":{"arguments":${value}}}]}`),
+      fc.constant((value: string) => `{"content":${value}}`),
+    );
+    const tail = fc.constantFrom(
+      ',"logprobs":null,"finish_reason":null}],"usage":null,"obfuscation":"abc"}',
+      ',"logprobs":null,"finish_reason":null}],"usage":null,"obfuscation":"a\\"}',
+      ',"logprobs":null,"finish_reason":null}]}',
+      ',"finish_reason":null}]} ',
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(delta, tail, fc.integer({ min: 1, max: 80 }), fc.oneof(literal, anyLiteral)), {
+          maxLength: 5,
+        }),
+        (runs) => {
+          const decodeAll = (prefix: string): unknown[] => {
+            const out: ProviderDelta[] = [];
+            const decoder = new OpenAIChatDecoder((d) => out.push(d));
+            for (const [make, t, count, value] of runs)
+              for (let i = 0; i < count; i++) decoder.decode({ data: prefix + ENVELOPE + make(value) + t });
+            decoder.decode({ data: "[DONE]" });
+            return out.map((d) => (d.type === "error" ? { type: "error", code: d.error.code } : d));
+          };
+          assertEquals(decodeAll(""), decodeAll(" "), JSON.stringify(runs.map(([, t, n, v]) => [t, n, v])));
+        },
+      ),
+      { seed: 37, numRuns: 300 },
+    );
+  });
+
   test("a chunk that repeats what was kept of an earlier envelope reads that envelope's model, not the one matched since", () => {
     // The text kept before a literal begins with its envelope: once another envelope matched (here
     // in a chunk the fast path then leaves to the full parse), it must never be compared again.

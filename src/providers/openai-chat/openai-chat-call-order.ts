@@ -32,11 +32,14 @@ export function chatEmit(emit: Emit): [emit: Emit, end: (fault?: unknown) => voi
   // The choice last marked argued, whose mark stands until its next call begins: a stream's
   // fragments mark it once, not once each (a Map write per fragment).
   let arguedLast: number | undefined;
+  /** The call of `arguedLast` that was argued: its next fragments (nearly every delta) change nothing here. */
+  let arguedCall: number | undefined;
   const mark = (index: number, choice: number, whole: boolean): void =>
     emit(withChoice({ type: "tool-call-whole", index, whole }, choice));
   // Inside the held finish: a finish it drops (a later fragment of its choice came) finished nothing.
   const [held, release] = heldFinish((delta) => {
     const choice = (delta as { choice?: number }).choice ?? 0;
+    if (delta.type === "tool-call-chunk" && choice === arguedLast && delta.index === arguedCall) return emit(delta);
     let order = orders.get(choice);
     if (delta.type === "finish") orders.set(choice, false);
     else if (delta.type === "tool-call-chunk" && delta.index !== undefined && order !== false) {
@@ -56,6 +59,7 @@ export function chatEmit(emit: Emit): [emit: Emit, end: (fault?: unknown) => voi
       if (delta.argumentsDelta && arguedLast !== choice) {
         argued.set(choice, true);
         arguedLast = choice;
+        arguedCall = delta.index;
       }
     }
     emit(delta);
