@@ -240,18 +240,13 @@ export class ResponseBuffer extends DurableObject<Env> {
     client: string,
     open: (controller: AbortController) => Promise<Opened>,
   ): Promise<undefined> {
-    // Refused before its provider is called if its first client would find no place (one held while it opens).
-    const placeHeld = this.#readers.opening(client);
     const upstream = new AbortController();
     this.#opening.set(id, upstream);
-    let opened: Opened;
-    try {
-      opened = await open(upstream);
-    } finally {
-      this.#opening.delete(id);
-      placeHeld();
-    }
-    const { batches, headers } = opened;
+    // Refused before its provider is called if its first client would find no place; the place
+    // held is kept through to that client's attach (`response-readers.ts`).
+    const { batches, headers } = await this.#readers
+      .whileOpening(id, client, () => open(upstream))
+      .finally(() => this.#opening.delete(id));
     const limits = this.#limits();
     const { detachedLimitMs, resumeTtlMs, resumeWriteWindowMs } = this.#settings();
     const store = this.#store(id);
@@ -264,7 +259,10 @@ export class ResponseBuffer extends DurableObject<Env> {
     // A stream's arrays come one per write window already (the chain's own); a run's (every loop
     // event ready) are grouped by the pump's own window.
     const groupMs = kind === "stream" ? 0 : resumeWriteWindowMs;
-    const release = (): void => void (this.#running.get(id) === running && this.#running.delete(id));
+    const release = (): void => {
+      this.#readers.forgo(id); // its first client's place, if it never came (`response-readers.ts`)
+      if (this.#running.get(id) === running) this.#running.delete(id);
+    };
     // A client that reads nothing holds the log full for the detached limit at most (`log-pump.ts`).
     const lagLimitMs = detachedLimitMs;
     const options = { timers: this.#runtime.timers, groupMs, lagLimitMs, resumeTtlMs, expiry, release };

@@ -88,6 +88,8 @@ export class ResponseReaders {
   readonly #counts = new Map<string, number>();
   /** Places held by each client: at most one entry per place, so bounded by `objectLimit`. */
   readonly #clients = new Map<string, number>();
+  /** The place each open response's opening held, kept for its first client ({@link handOver}). */
+  readonly #handed = new Map<string, { client: string; release: () => void }>();
   readonly #limit: number;
   readonly #objectLimit: number;
   readonly #share: number;
@@ -134,6 +136,39 @@ export class ResponseReaders {
     return this.#hold(client);
   }
 
+  /**
+   * Runs `open` (the provider call of response `id`, which `client` opens) holding a place of
+   * {@link opening}: given back if `open` fails, else kept for `client`'s first attach ({@link handOver}).
+   */
+  async whileOpening<T>(id: string, client: string, open: () => Promise<T>): Promise<T> {
+    const release = this.opening(client);
+    try {
+      const opened = await open();
+      this.handOver(id, client, release);
+      return opened;
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  /**
+   * Keeps the place an {@link opening} of response `id` held (`release` gives it back) for the
+   * first {@link take} of `client` on `id`, which then checks no room: between its opening and its
+   * first attach, no other client can take the opening client's place, and its attach never counts
+   * twice. {@link forgo} gives it back if that client never comes.
+   */
+  handOver(id: string, client: string, release: () => void): void {
+    this.forgo(id);
+    this.#handed.set(id, { client, release });
+  }
+
+  /** Gives back the place kept for response `id`'s first client ({@link handOver}), if still kept. */
+  forgo(id: string): void {
+    this.#handed.get(id)?.release();
+    this.#handed.delete(id);
+  }
+
   /** How many places `client` holds now, over all the object's responses (those it is opening included). */
   ofClient(client: string): number {
     return this.#clients.get(client) ?? 0;
@@ -152,9 +187,11 @@ export class ResponseReaders {
   take(id: string, client: string): () => void {
     const count = this.of(id);
     if (count >= this.#limit) throw tooManyReaders();
-    this.checkRoom(client);
+    const handed = this.#handed.get(id);
+    if (handed?.client !== client) this.checkRoom(client);
+    else this.#handed.delete(id);
     this.#counts.set(id, count + 1);
-    const release = this.#hold(client);
+    const release = handed?.client === client ? handed.release : this.#hold(client);
     let given = false;
     return () => {
       if (given) return;
