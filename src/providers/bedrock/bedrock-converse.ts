@@ -47,8 +47,8 @@ type Payload = Record<string, unknown>;
  * part `{image}` (Converse's ImageBlock, which the next turn sends back) at its stop; an image whose
  * bytes pass `maxArgumentsLength` is left out with an `error` of code `arguments-too-large` and the
  * turn goes on (an image is no call: the text and calls around it stand); an image a delta's
- * `error` failed (`data`: `{ image: { error } }`), or whose bytes are not base64, is left out the
- * same way with an `error` of code `block-failed`. A delta for
+ * `error` failed (`data`: `{ image: { error } }`), whose bytes are not base64, or that stops with
+ * none, is left out the same way with an `error` of code `block-failed`. A delta for
  * a block that already stopped is ignored. Reasoning (`delta.reasoningContent`) streams as
  * `reasoning-delta`; its signature and redacted content become `reasoning-part`s, as with
  * Anthropic thinking, for the next turn. The signatures, held until their block's stop, are

@@ -48,7 +48,8 @@ function leftOut(block: ImageBlock, emit: Emit, code: ErrorCode, why: string, da
  * An image at its stop: its deltas' bytes (each base64 of its own, padded) decoded, then encoded
  * again as one, as a `block` reasoning part `{image}` (Converse's ImageBlock, which the next turn
  * sends back); bytes that are not base64 are a `block-failed` error, the image left out (every
- * payload was read: no call open meanwhile lost a fragment, as a `malformed-payload` would say).
+ * payload was read: no call open meanwhile lost a fragment, as a `malformed-payload` would say),
+ * and so is an image with no bytes (`data`: `{ image }`, its start's fields), never dropped silently.
  *
  * @example
  * ```ts
@@ -57,12 +58,13 @@ function leftOut(block: ImageBlock, emit: Emit, code: ErrorCode, why: string, da
  */
 export function imageStop({ image, chunks }: ImageBlock, emit: Emit): void {
   let bytes: string;
-  if (!chunks?.length) return;
+  if (!chunks) return;
   try {
     bytes = btoa(chunks.map((chunk) => atob(chunk)).join(""));
   } catch {
     return leftOut({}, emit, "block-failed", "is not base64");
   }
+  if (!bytes) return leftOut({}, emit, "block-failed", "has no bytes", { image });
   const block = { image: { ...image, source: { bytes } } } as { [key: string]: JsonValue };
   emit({ type: "reasoning-part", part: { type: "block", block } });
 }

@@ -136,6 +136,35 @@ group("Bedrock ConverseStream image blocks", (test) => {
     assertEquals([finish.reason, finish.text, finish.reasoningParts ?? []], ["stop", "Here is the logo.", []]);
   });
 
+  test("an image that stops with no bytes is a block-failed error, never dropped silently; the turn still finishes", async () => {
+    // An image's start, then its stop with no delta (or an empty one), streamed or whole (an
+    // ImageBlock with neither source nor error): nothing to send back, so the image is left out, said.
+    const empty = turn(start(1, { format: "png" }), stop(1));
+    const blank = turn(start(1, { format: "png" }), bytes(1, ""), stop(1));
+    const whole = {
+      output: {
+        message: { role: "assistant", content: [{ text: "Here is the logo." }, { image: { format: "png" } }] },
+      },
+      stopReason: "end_turn",
+      usage: { inputTokens: 9, outputTokens: 40, totalTokens: 49 },
+    };
+    const headers = { "content-type": "application/json" };
+    const answers = [
+      await run(empty),
+      await run(blank),
+      await collect(streamToolCalls(new Response(JSON.stringify(whole), { headers }), { provider: "bedrock" })),
+    ];
+    for (const events of answers) {
+      assertEventInvariants(events);
+      assertEquals(
+        events.filter((e) => e.type === "error").map((e) => e.type === "error" && [e.error.code, e.error.data]),
+        [["block-failed", { image: { format: "png" } }]],
+      );
+      const finish = finishOf(events);
+      assertEquals([finish.reason, finish.text, finish.reasoningParts ?? []], ["stop", "Here is the logo.", []]);
+    }
+  });
+
   test("an image's bytes past maxArgumentsLength are left out with an arguments-too-large error; the turn still finishes", async () => {
     assert(!(await run(logo, 12)).some((e) => e.type === "error"), "12 characters are within a limit of 12");
     // An image is no call: too large to keep for the next turn, it is left out, and the text, the
