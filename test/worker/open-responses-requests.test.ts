@@ -363,6 +363,33 @@ describe("values OpenAI's API refuses (the spec's enums and bounds): a 400 namin
   ] as const)
     it(name, () => refused(body, param));
 
+  it("an allowed_tools list empty or past 128 is OpenAI's own error for an array's length: its code and its words", async () => {
+    // OpenAI answers any array of the wrong length so (openai-node raises BadRequestError with this code).
+    const empty = await send({ tools: [WEATHER], tool_choice: { type: "allowed_tools", mode: "auto", tools: [] } });
+    expect(await empty.json()).toEqual({
+      error: {
+        type: "invalid_request_error",
+        param: "tool_choice.tools",
+        code: "empty_array",
+        message:
+          "Invalid 'tool_choice.tools': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+      },
+    });
+    const long = await send({
+      tools: [WEATHER],
+      tool_choice: { type: "allowed_tools", mode: "auto", tools: names(129) },
+    });
+    expect(await long.json()).toEqual({
+      error: {
+        type: "invalid_request_error",
+        param: "tool_choice.tools",
+        code: "array_above_max_length",
+        message:
+          "Invalid 'tool_choice.tools': array too long. Expected an array with maximum length 128, but got an array with length 129 instead.",
+      },
+    });
+  });
+
   it("the values the spec allows are taken: each status, each phase, null, 128 allowed tools", async () => {
     for (const status of ["in_progress", "completed", "incomplete", null])
       expect(

@@ -17,6 +17,9 @@ export type ErrorCode =
   // Azure OpenAI's own code (its casing) for a deployment it cannot route (/openai/deployments/...).
   | "DeploymentNotFound"
   | "unknown_field"
+  // OpenAI's own codes for an array of the wrong length (`tool_choice.tools` of /v1/responses).
+  | "empty_array"
+  | "array_above_max_length"
   | "unauthorized"
   | "origin_not_allowed"
   | "not_found"
