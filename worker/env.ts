@@ -87,9 +87,10 @@ export interface Env {
    */
   MAX_AGENT_BODY_BYTES?: string | number;
   /**
-   * Model names the agent endpoints map to `<provider>/<model>`, comma-separated `name=target`
-   * pairs (`claude-sonnet-4-6=openai/gpt-5,claude-haiku-*=gemini/gemini-2.5-flash`); a name ending
-   * in `*` matches every name it begins, and `*` alone every name not matched before.
+   * Model names the agent endpoints, `/v1/chat/completions` and an Azure deployment map to
+   * `<provider>/<model>`, comma-separated `name=target` pairs
+   * (`claude-sonnet-4-6=openai/gpt-5,claude-haiku-*=gemini/gemini-2.5-flash`); a name ending in `*`
+   * matches every name it begins, and `*` alone every name not matched before.
    */
   MODEL_ALIASES?: string;
   /** Most tool calls in one response. */

@@ -3,8 +3,10 @@
 // OpenAI's key it is OpenAI's model, sent as given; with other providers' keys only it is a 400
 // unknown_provider naming the field, in the protocol's error shape, and nothing is sent.
 // A request without `model`, on those and the agent endpoints, is told every form the deployment takes.
+// /v1/chat/completions maps a MODEL_ALIASES name first, as its Azure deployment and the agent endpoints do.
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../worker/env.ts";
+import { live, scripted } from "./open-responses-support.ts";
 import { FakeUpstream, testEnv, worker } from "./support.ts";
 
 const TOOL = { name: "lookup_order", parameters: { type: "object", properties: { order_id: { type: "string" } } } };
@@ -131,9 +133,36 @@ describe("a request without `model` is told what names are taken", () => {
       }
       const other = testEnv({ CLIENT_TOKEN: "t", GEMINI_API_KEY: "g" });
       expect((await said(path, other))[1]).not.toContain("alone");
-      if (path === "/v1/chat/completions") return; // MODEL_ALIASES maps the agent endpoints' names alone
       const [, message] = await said(path, { ...other, MODEL_ALIASES: "claude-*=gemini/m" });
       expect(message).toContain("or a name the MODEL_ALIASES variable maps");
       expect(message).not.toContain("alone");
     });
+});
+
+describe("/v1/chat/completions maps a MODEL_ALIASES name, as its Azure deployment and the agent endpoints do", () => {
+  const chat = (model: string, env: Env, upstream: FakeUpstream) =>
+    send("/v1/chat/completions", { model, messages: [{ role: "user", content: PROMPT }] }, env, upstream);
+
+  it("a mapped name goes where it maps, before a name alone goes to OpenAI; others are as before", async () => {
+    const aliases = "fast=anthropic/claude-test,claude-*=anthropic/claude-prefix";
+    for (const env of [live("anthropic"), { ...live("openai"), ...live("anthropic") }]) {
+      for (const [model, sent] of [
+        ["fast", "claude-test"],
+        ["claude-sonnet-4-6", "claude-prefix"],
+      ]) {
+        const upstream = scripted("anthropic", { text: "Shipped." });
+        const response = await chat(model!, { ...env, MODEL_ALIASES: aliases }, upstream);
+        // Failed before: with Anthropic's key only, a 400 unknown_provider; with OpenAI's too, sent to OpenAI as `fast`.
+        expect(response.status).toBe(200);
+        expect(await response.json()).toMatchObject({ model, choices: [{ message: { content: "Shipped." } }] });
+        expect(upstream.requests.map((request) => request.url)).toEqual([expect.stringMatching(/\/v1\/messages$/)]);
+        expect(upstream.requests[0]!.body).toMatchObject({ model: sent });
+      }
+    }
+    // A name no pair maps is as before: `<provider>/<model>`, or a name alone OpenAI serves.
+    const upstream = scripted("openai", { text: "Shipped." });
+    const env = { ...live("openai"), MODEL_ALIASES: aliases };
+    expect((await chat("gpt-4o", env, upstream)).status).toBe(200);
+    expect(upstream.requests[0]!.body).toMatchObject({ model: "gpt-4o" });
+  });
 });

@@ -2,7 +2,7 @@ import { anyProviderKey, type Env, type ModelAlias } from "../env.ts";
 import { HttpError } from "../response/json-error.ts";
 import { upstreamProvider } from "../upstream/providers/index.ts";
 import { providerTarget } from "../upstream/providers/target.ts";
-import { providerModel } from "./provider-model.ts";
+import { providerModel, resolveAlias } from "./provider-model.ts";
 
 /**
  * The `model` of the agent endpoints (`/v1/messages`, `/v1/responses`): `<provider>/<model>` as on
@@ -32,7 +32,7 @@ export function agentModel(
       field: "model",
     });
   }
-  return providerModel(value, providers, "model", bare, aliases.length > 0);
+  return providerModel(value, providers, "model", bare, aliases);
 }
 
 /**
@@ -44,26 +44,6 @@ export function agentModel(
  */
 export function bareNameProvider(env: Env, native: string): string | undefined {
   return !anyProviderKey(env) || providerTarget(upstreamProvider(native), env).live ? native : undefined;
-}
-
-/**
- * The pair of `MODEL_ALIASES` that maps `name`, if any: the exact name, else the longest `prefix*`,
- * else `*`.
- *
- * @example
- * ```ts
- * resolveAlias("fast", settings.modelAliases); // { name: "fast", provider: "anthropic", model: "claude-haiku-4-5" }
- * ```
- */
-export function resolveAlias(name: string, aliases: readonly ModelAlias[]): ModelAlias | undefined {
-  let best: ModelAlias | undefined;
-  for (const alias of aliases) {
-    if (alias.name === name) return alias;
-    const prefix = alias.name.endsWith("*") ? alias.name.slice(0, -1) : undefined;
-    if (prefix !== undefined && name.startsWith(prefix) && (best === undefined || alias.name.length > best.name.length))
-      best = alias;
-  }
-  return best;
 }
 
 /** The names `MODEL_ALIASES` maps (without wildcards), for `GET /v1/models`. */

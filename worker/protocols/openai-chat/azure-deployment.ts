@@ -12,8 +12,7 @@
 import type { ModelAlias } from "../../env.ts";
 import { isObject } from "../../request/json-fields.ts";
 import { HttpError } from "../../response/json-error.ts";
-import { resolveAlias } from "../agent-model.ts";
-import { providerModel } from "../provider-model.ts";
+import { providerModel, resolveAlias } from "../provider-model.ts";
 
 /**
  * `body` with `model` set to the deployment of the path, `encoded` as the path has it (percent-

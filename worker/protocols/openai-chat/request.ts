@@ -1,6 +1,6 @@
 /**
  * The request of `POST /v1/chat/completions`: OpenAI's Chat Completions body, with `model` as
- * `<provider>/<model>`:
+ * `<provider>/<model>` (or a name `MODEL_ALIASES` maps, or one alone):
  *
  * ```jsonc
  * {
@@ -27,8 +27,7 @@
  * (worker/services/stop-sequences.ts). OpenAI's bookkeeping (`prompt_cache_key`,
  * `prompt_cache_retention`, `prompt_cache_options`, `safety_identifier`, `store`, `metadata`, `user`)
  * is checked and goes to an OpenAI upstream (`store` to Gemini Interactions too); `service_tier` is
- * checked and sent nowhere (../openai-keys.ts).
- * The others OpenAI documents are accepted when
+ * checked and sent nowhere (../openai-keys.ts). The others OpenAI documents are accepted when
  * they hold their neutral value (`n: 1`, `logprobs: false`, ...); anything else is a 400 that names it, as OpenAI
  * answers an unknown parameter. `null` is the same as absent. An assistant message's
  * `reasoning_content` (DeepSeek, Kimi, GLM, Qwen), `reasoning` or `reasoning_details` (MiniMax,
@@ -40,6 +39,7 @@
  * @module
  */
 import type { JsonValue, ReasoningPart } from "../../../src/index.ts";
+import type { ModelAlias } from "../../env.ts";
 import { HttpError, invalidField } from "../../response/json-error.ts";
 import {
   arrayAt,
@@ -121,6 +121,7 @@ export function parseChatCompletionRequest(
   providers: readonly string[],
   bare?: string,
   serverTools: ReadonlySet<string> = new Set(),
+  aliases: readonly ModelAlias[] = [],
 ): ChatCompletionRequest {
   const fields = objectAt(body, "", "a JSON object");
   const deep = tooDeep(fields);
@@ -135,7 +136,7 @@ export function parseChatCompletionRequest(
       : "The request has a parameter this endpoint does not support.";
     throw new HttpError(400, { code: "unknown_field", message, field: name });
   }
-  const { provider, model } = providerModel(own(fields, "model"), providers, "model", bare);
+  const { provider, model } = providerModel(own(fields, "model"), providers, "model", bare, aliases);
   const stream = optionalBoolean(own(fields, "stream"), "stream");
   const options = own(fields, "stream_options") ?? undefined;
   if (options !== undefined && !stream)

@@ -22,8 +22,9 @@ const FAILED = "The answer is an error; the rest of the response is not needed."
 
 /**
  * `POST /v1/chat/completions`: an OpenAI-compatible endpoint in front of every provider the
- * Worker serves, `model` being `<provider>/<model>` (or a name alone, OpenAI's, offline or with
- * its key: agent-model.ts bareNameProvider); `new OpenAI({ baseURL: "<worker>/v1",
+ * Worker serves, `model` being `<provider>/<model>`, a name `MODEL_ALIASES` maps (as the agent
+ * endpoints' names: agents that speak Chat Completions send their own), or a name alone, OpenAI's,
+ * offline or with its key (agent-model.ts bareNameProvider); `new OpenAI({ baseURL: "<worker>/v1",
  * apiKey: CLIENT_TOKEN })` just works. With `stream: true` the answer is the
  * `chat.completion.chunk` stream (usage last with `stream_options.include_usage`, then
  * `data: [DONE]`); without it, one `chat.completion` object built from the same events (a
@@ -52,7 +53,9 @@ export function chatCompletionsRoute(
       const bare = bareNameProvider(context.env, "openai");
       const named =
         deployment === undefined ? body : withDeployment(body, deployment, providerNames, bare, settings.modelAliases);
-      return parseChatCompletionRequest(named, providerNames, bare, settings.openaiServerTools);
+      // A deployment is mapped already (a `*` pair would map its target again).
+      const aliases = deployment === undefined ? settings.modelAliases : [];
+      return parseChatCompletionRequest(named, providerNames, bare, settings.openaiServerTools, aliases);
     });
     const rules = requestRules(chat.request, chat.allowed);
     if (chat.stream) {
