@@ -44,6 +44,7 @@ import "./providers/openai-responses/openai-responses-programmatic.cases.ts";
 import "./providers/openai-responses/openai-responses-tool-search.cases.ts";
 import "./providers/openai-responses/openai-responses-additional-tools.cases.ts";
 import "./providers/openai-responses/openai-responses-mcp-list-tools.cases.ts";
+import "./providers/openai-responses/openai-responses-output-item-types.cases.ts";
 import "./providers/openai-responses/openai-responses-client-items.cases.ts";
 import "./providers/openai-responses/openai-responses-parallel-wrapper.cases.ts";
 import "./providers/openai-responses/openai-responses-mcp-approval.cases.ts";
