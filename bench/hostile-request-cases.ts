@@ -168,4 +168,49 @@ export const requestCases: Case[] = [
       return { schema: { type: "object", properties, $defs: { l: leaf } }, args: { p60: 7 } };
     },
   },
+  // Stop 70's hostile pass (the brief's list not above): structure hashed for uniqueItems, bounds
+  // and numbers at a double's ends, long keys through n x 8 patterns.
+  {
+    name: "uniqueItems: n objects of 32 keys, each in another order, all different at one value",
+    n: 200,
+    make: (n) => ({
+      schema: { type: "array", uniqueItems: true },
+      args: range(n).map((i) =>
+        Object.fromEntries(range(32).map((k) => [`key${(k * 7 + i) % 32}`, k === i % 32 ? i : k])),
+      ),
+    }),
+  },
+  {
+    name: "bounds of 1e308 (minLength, maxItems, minProperties), multipleOf 5e-324, n numbers 1e308 and -0",
+    n: 2000,
+    make: (n) => ({
+      schema: {
+        type: "object",
+        properties: {
+          s: { type: "string", maxLength: 1e308, minLength: 0 },
+          a: {
+            type: "array",
+            maxItems: 1e308,
+            items: { multipleOf: 5e-324, maximum: Number.MAX_VALUE, minimum: -1e308 },
+          },
+        },
+        minProperties: 1,
+        maxProperties: 1e308,
+      },
+      args: { s: "x".repeat(n), a: range(n).map((i) => (i % 2 ? 1.7976931348623157e308 : -0)) },
+    }),
+  },
+  {
+    name: "n keys of 2,000 characters through propertyNames and 8 patternProperties",
+    n: 50,
+    make: (n) => {
+      const patterns = range(8).map((i) => `^${"[a-z]".repeat(i + 1)}.*${i}$`);
+      const names = { pattern: "^[a-z]+[0-9]*$", maxLength: 4000 };
+      const keys = range(n).map((i) => `${"k".repeat(2000)}${i}`);
+      return {
+        schema: { patternProperties: Object.fromEntries(patterns.map((p) => [p, {}])), propertyNames: names },
+        args: Object.fromEntries(keys.map((key, i) => [key, i])),
+      };
+    },
+  },
 ];

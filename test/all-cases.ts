@@ -132,6 +132,7 @@ import "./schema/json-schema-suite.cases.ts";
 import "./accumulate/partial-arguments.cases.ts";
 import "./accumulate/repeated-call-id.cases.ts";
 import "./accumulate/accumulator-snapshot.cases.ts";
+import "./accumulate/long-member-names.cases.ts";
 import "./accumulate/turn-blocks.cases.ts";
 import "./accumulate/choice-finish.cases.ts";
 import "./accumulate/displaced-calls.cases.ts";

@@ -3,6 +3,7 @@ import type { RepairResult } from "../json/json-repair.ts";
 import type { StreamErrorInfo } from "../shared/errors.ts";
 import type { JsonRepair, JsonValue } from "../shared/json.ts";
 import { isSpace } from "../shared/json-literal.ts";
+import { longMemberName, MAX_MEMBER_NAME_LENGTH } from "../shared/long-member-name.ts";
 
 /** The outcome of parsing a call's arguments once it has completed; `text`, the JSON text a repair made of them. */
 export type ArgumentsResult =
@@ -135,7 +136,7 @@ export class ArgumentsBuffer {
 
   /**
    * Parses the whole text once the call has completed: empty or white space is `{}` (unless `cut`);
-   * otherwise invalid JSON is repaired when allowed (never past `maxDepth`), else it fails where the
+   * a member name longer than 16,383 characters is `long-member-name`, never parsed; otherwise invalid JSON is repaired when allowed (never past `maxDepth`), else it fails where the
    * parser stops: nesting past the limit is `too-deep`, bytes after a closed value `trailing-data`,
    * anything else `invalid-json`, with the offset where it failed when known.
    */
@@ -144,6 +145,10 @@ export class ArgumentsBuffer {
     if (options.text) return options.cut ? failure("truncated-input", "were cut short") : { ok: true, value: text };
     // Empty is not JSON either: `{}` is granted only to a call that was not cut short.
     if (!text.trim() && !options.cut) return { ok: true, value: {} };
+    // Never parsed, nor repaired: V8 would keep such names interned (../shared/long-member-name.ts).
+    const long = longMemberName(text);
+    if (long !== undefined)
+      return failure("long-member-name", `have a member name longer than ${MAX_MEMBER_NAME_LENGTH} characters`, long);
     const parser = this.#parser;
     if (parser?.end()) return { ok: true, value: parser.value! };
     let reason = "";
@@ -239,7 +244,7 @@ export type Repair = (
 
 /** An error about the arguments; the message says where when the position is known. */
 function failure(
-  code: "invalid-json" | "trailing-data" | "too-deep" | "truncated-input",
+  code: "invalid-json" | "trailing-data" | "too-deep" | "truncated-input" | "long-member-name",
   what: string,
   position?: number,
 ): ArgumentsResult {

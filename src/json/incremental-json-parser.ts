@@ -1,4 +1,5 @@
 import type { JsonValue } from "../shared/json.ts";
+import { MAX_MEMBER_NAME_LENGTH } from "../shared/long-member-name.ts";
 import { ownValue } from "../shared/values.ts";
 import {
   ESCAPES,
@@ -14,7 +15,6 @@ import {
   type JsonParseFailure,
   type JsonParserListener,
 } from "./json-grammar.ts";
-
 export type { JsonParseFailure, JsonParserListener } from "./json-grammar.ts";
 
 /** Options of {@link IncrementalJsonParser}. */
@@ -35,7 +35,7 @@ export interface IncrementalJsonParserOptions {
  * It is a live view, valid until the next `feed`: reading it does not copy. `isComplete` turns
  * true at the exact character that closes the top-level value; anything but white space after it
  * is a `trailing-data` failure. Keys named `__proto__`, `constructor` or `prototype` become ordinary
- * own properties, as with `JSON.parse`.
+ * own properties, as with `JSON.parse`; a key past 16,383 characters is a `long-member-name` failure at its end quote.
  *
  * @example
  * ```ts
@@ -203,7 +203,7 @@ export class IncrementalJsonParser {
     if (end > i) this.#append(text.slice(i, end));
     if (end === text.length) return end;
     if (text.charCodeAt(end) === 0x5c) this.#escape = "";
-    else this.#endString();
+    else this.#endString(this.#offset + end);
     return end + 1;
   }
 
@@ -236,8 +236,9 @@ export class IncrementalJsonParser {
     if (this.#listener) this.#told += piece;
   }
 
-  #endString(): void {
+  #endString(at: number): void {
     if (this.#tokenIsKey) {
+      if (this.#token.length > MAX_MEMBER_NAME_LENGTH) return this.#fail("long-member-name", at);
       this.#stack[this.#stack.length - 1]!.slot = this.#token;
       this.#listener?.key(this.#token);
       this.#mode = Mode.Colon;

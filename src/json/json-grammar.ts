@@ -20,7 +20,7 @@ export interface Frame {
 /** Why the parser stopped; `offset` is the character offset of the first byte it rejected. */
 export interface JsonParseFailure {
   /** What was wrong: not JSON, nested past `maxDepth`, or more after the complete value. */
-  reason: "invalid-json" | "too-deep" | "trailing-data";
+  reason: "invalid-json" | "too-deep" | "trailing-data" | "long-member-name";
   /** Character offset of the first character rejected. */
   offset: number;
 }

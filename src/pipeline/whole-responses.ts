@@ -8,6 +8,7 @@ import { cohereResponseEvents } from "../providers/cohere/cohere-whole-response.
 import { responsesEvents } from "../providers/openai-responses/openai-responses-whole-response.ts";
 import type { ProviderDecoder, ProviderProtocol } from "../providers/provider-decoder.ts";
 import { isRecord, ownValue } from "../shared/values.ts";
+import { parseJsonText } from "../shared/long-member-name.ts";
 
 /** The stream events of a protocol's whole response, or `undefined` for a payload that is none. */
 type WholeEvents = (payload: Record<string, unknown>) => Record<string, unknown>[] | undefined;
@@ -80,7 +81,7 @@ function parsed(message: FramedMessage): unknown {
   // A last NDJSON line without its newline is `truncated`, yet whole when it parses.
   if (message.value !== undefined) return message.value;
   try {
-    return JSON.parse(message.data);
+    return parseJsonText(message.data);
   } catch {
     // Not JSON, or cut short: the decoder reports it.
     return undefined;

@@ -3,6 +3,7 @@ import type { FinishReason } from "../shared/deltas.ts";
 import { isRecord } from "../shared/values.ts";
 import type { FramedMessage } from "../framing/framing.ts";
 import type { Emit } from "./provider-decoder.ts";
+import { parseJsonText } from "../shared/long-member-name.ts";
 
 /**
  * Parses one message's data as a JSON object. Anything else is reported as an `error` delta
@@ -18,7 +19,7 @@ export function readJsonObject(
   let payload = parsed;
   if (payload === undefined) {
     try {
-      payload = JSON.parse(message.data);
+      payload = parseJsonText(message.data);
     } catch {
       // Left undefined: reported below, as a truncated event when the body ended inside it.
     }

@@ -5,6 +5,7 @@ import { messageLines } from "./openai-chat/openai-chat-delta-stream.ts";
 import { ProviderDecoderStream, type DecoderLimits, type Emit, type ProviderDecoder } from "./provider-decoder.ts";
 import { decoderLimits } from "./decoder-limits.ts";
 import { createProviderDecoder, PROVIDERS, providerProtocol, type Provider } from "./registry.ts";
+import { parseJsonText } from "../shared/long-member-name.ts";
 
 /** Anthropic's event types; `ping` is sent only by Anthropic. */
 const ANTHROPIC_EVENTS = new Set([
@@ -41,7 +42,7 @@ const MAX_HELD = 64;
 function isKeepalive(message: FramedMessage): boolean {
   if (!message.data.includes("keepalive")) return false;
   try {
-    const payload: unknown = message.value ?? JSON.parse(message.data);
+    const payload: unknown = message.value ?? parseJsonText(message.data);
     return isRecord(payload) && payload["type"] === "keepalive";
   } catch {
     return false;
@@ -69,7 +70,7 @@ export function detectProvider(message: FramedMessage): Provider | null | undefi
   let payload: unknown = message.value;
   if (payload === undefined)
     try {
-      payload = JSON.parse(message.data);
+      payload = parseJsonText(message.data);
     } catch {
       // Chunks joined by single newlines (GLM and Kimi behind some gateways; the Chat stage splits
       // them back): the first line tells.

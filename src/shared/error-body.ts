@@ -1,4 +1,5 @@
 import type { StreamErrorInfo } from "./errors.ts";
+import { parseJsonText } from "./long-member-name.ts";
 
 /** Most bytes of a non-2xx body read to report the provider's error object. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -33,7 +34,7 @@ export async function httpErrorInfo(
       text += decoder.decode(value, { stream: true });
     }
     // Non-JSON bodies (HTML error pages) are not passed on: they may echo internals.
-    error.data = JSON.parse(text);
+    error.data = parseJsonText(text);
   } catch {
     return error; // a body that fails or is no JSON: the status alone still says what happened
   } finally {

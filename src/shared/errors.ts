@@ -77,6 +77,12 @@ export type ErrorCode =
   /** Tool arguments that continue after a complete JSON value. */
   | "trailing-data"
   /**
+   * Tool arguments with a member name longer than 16,383 characters (`MAX_MEMBER_NAME_LENGTH`),
+   * never parsed: V8 would keep each such name interned, and many of one length cost every parse
+   * after them more (`position` is where the name opens; the raw text is kept).
+   */
+  | "long-member-name"
+  /**
    * Tool arguments nested deeper than `maxDepth`; or, as an in-band `error` of the main entry's
    * `streamToolCalls`, a part kept for the next turn (a reasoning or block part, a call's
    * `providerMetadata`, an approval request) or a provider's object an event carries (an error's

@@ -8,7 +8,10 @@
  * collection, so texts of a few such names each add up across requests (40 parses of 60 names,
  * 1 MB each, in Node 24: the 40th took 157 ms, the first 2 ms). The Worker scans every body, and
  * each JSON text a body carries that it parses; the request kits send a tool result's text with
- * such a name as text, unparsed. No request of any protocol has a member name near that long.
+ * such a name as text, unparsed. Setting such a name on an object interns it too (a parser of
+ * one's own gains nothing), so what a model or provider writes is never parsed with one: a call's
+ * arguments are a `long-member-name` call, a payload is skipped ({@link parseJsonText}). No request
+ * or response of any protocol has a member name near that long.
  *
  * @module
  */
@@ -83,4 +86,20 @@ function readLength(text: string, open: number, close: number): number {
     at += skipped + 1;
   }
   return length;
+}
+
+/**
+ * `JSON.parse(text)`, save that a text with a member name longer than {@link MAX_MEMBER_NAME_LENGTH}
+ * throws a `SyntaxError` unparsed, as a text that is not JSON does: for the text a model or a
+ * provider writes (a payload, a call's arguments), whose names would stay interned (see the module).
+ *
+ * @example
+ * ```ts
+ * parseJsonText('{"a":1}'); // { a: 1 }
+ * parseJsonText(`{"${"k".repeat(16_384)}":1}`); // throws a SyntaxError
+ * ```
+ */
+export function parseJsonText(text: string): unknown {
+  if (longMemberName(text) !== undefined) throw new SyntaxError("A member name is too long to parse.");
+  return JSON.parse(text);
 }

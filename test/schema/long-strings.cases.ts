@@ -127,7 +127,7 @@ group("Long strings in the schema checks", (test) => {
     assertEquals(checkToolArguments("", { enum: ["", a] }), []);
   });
 
-  test("the early check finds a long key among long property names by its pieces, for each branch alive", () => {
+  test("the early check never looks a long key up among long property names, for each branch alive", () => {
     // 8 branches alive at each key; each looked the key up among the 8 long names of `properties`.
     const object = {
       type: "object",
@@ -152,8 +152,11 @@ group("Long strings in the schema checks", (test) => {
       },
     );
     assertEquals(lookups, 0, "long keys looked up among long names");
-    const violation = events.find((event) => event.type === "tool-call-violation");
-    assert(violation?.type === "tool-call-violation", "the string where an integer goes is found early");
-    assertEquals(violation.error.path, "/list/2");
+    // The parser stops at the first such key, before the early check is told it: V8 would intern
+    // the name set on the partial value (test/accumulate/long-member-names.cases.ts), so the call
+    // ends `long-member-name`, never parsed.
+    const end = events.find((event) => event.type === "invalid-tool-call");
+    assert(end?.type === "invalid-tool-call", "the call is invalid");
+    assertEquals(end.error.code, "long-member-name");
   });
 });

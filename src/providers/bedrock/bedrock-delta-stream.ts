@@ -7,6 +7,7 @@ import { ProviderDecoderStream, type DecoderLimits, type Emit, type ProviderDeco
 import { DECODER_LIMITS, decoderLimits } from "../decoder-limits.ts";
 import type { ConverseCitations } from "./bedrock-citations.ts";
 import { BedrockConverseDecoder } from "./bedrock-converse.ts";
+import { parseJsonText } from "../../shared/long-member-name.ts";
 
 /**
  * Amazon Bedrock streams to normalized deltas, from the messages of
@@ -146,7 +147,7 @@ export class BedrockDecoder implements ProviderDecoder {
     // Only the event-stream framing writes these messages: their payload is text, never parsed yet.
     let detail: unknown;
     try {
-      detail = JSON.parse(message.data);
+      detail = parseJsonText(message.data);
     } catch {
       // An error message carries its text in a header; a payload that is not JSON is kept as text.
       detail = message.data;

@@ -7,6 +7,8 @@
  * @module
  */
 
+import { parseJsonText } from "../../shared/long-member-name.ts";
+
 /** What resuming needs of one event: read from its data's top level, never from a string inside it. */
 export interface EventFacts {
   /** False for a block without data (a comment, a keep-alive): it is not counted or skipped. */
@@ -190,7 +192,7 @@ function dataText(event: Uint8Array): string {
 function parsedFacts(facts: EventFacts, data: string): EventFacts {
   let payload: unknown;
   try {
-    payload = JSON.parse(data);
+    payload = parseJsonText(data);
   } catch {
     return facts;
   }

@@ -12,6 +12,7 @@ import { CHAT_OPTIONS, type OpenAIChatDecoderOptions } from "./openai-chat-optio
 import { chatEmit } from "./openai-chat-call-order.ts";
 import { OPENAI_CHAT_FINISH_REASONS } from "./openai-chat-finish-reasons.ts";
 import { ChatReasoningFields } from "./openai-chat-reasoning.ts";
+import { parseJsonText } from "../../shared/long-member-name.ts";
 
 /**
  * OpenAI Chat Completions chunks to normalized deltas, for OpenAI and every compatible vendor
@@ -102,7 +103,7 @@ function decodeMessage(
   let payload = message.value;
   if (payload === undefined) {
     try {
-      payload = JSON.parse(data);
+      payload = parseJsonText(data);
     } catch {
       // Left undefined (`readJsonObject` reports it) unless these are chunks joined by single newlines.
       if (data.includes("\n"))
