@@ -106,8 +106,9 @@ function received({ start, contentType }: Unframed): string {
  * - a message was another protocol's: the hint names it (`pass provider: "anthropic"`);
  * - the body gave no message and does not begin as any framing's ({@link hintedFraming}): the
  *   hint gives its content type and the first tag of markup, never more of it;
- * - the messages were of no protocol and the decoder read nothing of them (no `usage`, no error
- *   but `malformed-payload` and `truncated-event`).
+ * - the messages were of no protocol and the decoder read nothing of them but a `usage` (the AI
+ *   SDK's stream parts: its `finish-step` has one) and errors of `malformed-payload` and
+ *   `truncated-event`.
  *
  * Until then a `usage` (Anthropic's `message_delta` read as a Chat chunk), a `malformed-payload`
  * error (a line of another framing) and a `truncated-event` are held: the hint replaces them (and
@@ -124,7 +125,7 @@ export function withProviderHint(protocol: ChainProtocol, named: Provider | unde
       // Nothing to tell of the messages when no provider is named: the detection tells them.
       let settled = !named;
       let held: ProviderDelta[] = [];
-      /** Another protocol a message was; whether one was of none; whether the decoder read a usage or an error of them. */
+      /** Another protocol a message was; whether one was of none; whether the decoder read an error of them (not a usage alone). */
       let foreign: Provider | undefined;
       let unknown = false;
       let read = false;
@@ -164,7 +165,8 @@ export function withProviderHint(protocol: ChainProtocol, named: Provider | unde
             if (delta.type === "done") verdict();
             else if (delta.type !== "usage" && delta.type !== "error") settle();
             else {
-              read ||= !replaceable(delta) || delta.type === "usage";
+              // A usage alone tells nothing: another protocol's objects may carry one (the AI SDK's `finish-step`).
+              read ||= !replaceable(delta);
               // An error the decoder read waits behind what is held, never dropped with it.
               if (!held.length && !replaceable(delta)) return emit(delta);
               held.push(delta);

@@ -166,6 +166,25 @@ group("streamToolCalls with the wrong provider", (test) => {
       "None of the body's events is one of Anthropic Messages': check the URL and the provider option.",
     ]);
   });
+
+  test("objects of no protocol whose only read is a usage (the AI SDK's fullStream as OpenAI Chat): the hint, not a silent finish", async () => {
+    const usage = { inputTokens: 3, outputTokens: 5, totalTokens: 8 }; // streamText's fullStream, ai 6
+    const parts = [
+      { type: "start" },
+      { type: "start-step", request: {}, warnings: [] },
+      { type: "tool-input-start", id: "call_1", toolName: "weather", dynamic: false },
+      { type: "tool-input-delta", id: "call_1", delta: '{"city":"Paris"}' },
+      { type: "tool-input-end", id: "call_1" },
+      { type: "tool-call", toolCallId: "call_1", toolName: "weather", input: { city: "Paris" } },
+      { type: "finish-step", finishReason: "tool-calls", usage, response: { id: "aitxt-1" } },
+      { type: "finish", finishReason: "tool-calls", totalUsage: usage },
+    ];
+    const events = await collect(streamToolCalls(parts, { provider: "openai" }));
+    assertEquals(hints(events), [
+      "None of the body's events is one of OpenAI Chat Completions': check the URL and the provider option.",
+    ]);
+    assert(!events.some((e) => e.type === "usage"), "no usage of another protocol's message");
+  });
 });
 
 group("streamToolCalls with the right provider gives no hint", (test) => {
