@@ -1,7 +1,8 @@
 /**
  * The reasoning a provider needs back, carried through whichever agent protocol the client speaks.
  * Each protocol has one opaque field its clients echo unchanged: a Messages thinking block's
- * `signature` and a Responses reasoning item's `encrypted_content`. Anthropic's signature goes in
+ * `signature`, a Responses reasoning item's `encrypted_content` and an AG-UI reasoning message's
+ * `encryptedValue`. Anthropic's signature goes in
  * a thinking block as it is; everything else goes sealed, `tcs1.` and the part as base64url JSON:
  * an Anthropic signed or redacted block, or an OpenAI reasoning item with its id (to which OpenAI
  * binds its encrypted content; the encoder gives the item an id of its own), as a Responses item's
@@ -68,6 +69,16 @@ export function messagesSignature(part: ReasoningPart): string | undefined {
  */
 export function responsesEncryptedContent(part: ReasoningPart): string | undefined {
   return part.type === "item" && part.encryptedContent === undefined ? undefined : sealPart(part);
+}
+
+/**
+ * The `encryptedValue` option of the AG-UI encoder: a reasoning message's `encryptedValue`, which
+ * `@ag-ui/client` keeps on the message and sends back, sealed as a Responses item's content is.
+ * Reasoning only: a kept `block` (a Responses message's phase, a server tool's block) would be a
+ * reasoning message of no text in the agent's history, so it does not go to AG-UI, as before.
+ */
+export function agUIEncryptedValue(part: ReasoningPart): string | undefined {
+  return part.type === "block" ? undefined : responsesEncryptedContent(part);
 }
 /**
  * The part a Messages thinking block carries back: a sealed one opened, else a signed block of
