@@ -12,7 +12,7 @@ import { demoTools } from "../../demo-tools/index.ts";
 import { openHeldBatches } from "../../services/client-events.ts";
 import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
 import { signedCalls } from "../thought-signatures.ts";
-import { agUIEncryptedValue } from "../reasoning-state.ts";
+import { sealedReasoning } from "../reasoning-state.ts";
 
 /**
  * `POST /v1/ag-ui`: AG-UI events over SSE for `HttpAgent` of `@ag-ui/client` (and CopilotKit),
@@ -44,7 +44,7 @@ export function agUIRoute(
     const events = parsed.mode === "stream" ? signedCalls(parsed.request.provider, batches) : batches;
     const answer = encodeAnswer(
       events,
-      new AGUIEncoder({ threadId: parsed.threadId, runId: parsed.runId, encryptedValue: agUIEncryptedValue }),
+      new AGUIEncoder({ threadId: parsed.threadId, runId: parsed.runId, encryptedValue: sealedReasoning }),
     );
     return new Response(withHeartbeat(answer, runtime.timers), { headers: answerHeaders(cors, SSE_HEADERS, headers) });
   });
