@@ -1,6 +1,7 @@
 import { isRefusal } from "./refusal.ts";
 import { callKey } from "../shared/call-key.ts";
 import type { Usage } from "../shared/deltas.ts";
+import { AGUIReasoning } from "./ag-ui-reasoning.ts";
 import type {
   AbortEvent,
   CompletedToolCallEvent,
@@ -9,7 +10,15 @@ import type {
   ToolCallStartEvent,
 } from "../shared/events.ts";
 import { CallIds, randomId } from "./call-ids.ts";
-import { aguiRun, runError, tokenUsage, violationEvent, type AGUICall, type AGUIEncoderOptions } from "./ag-ui-wire.ts";
+import {
+  aguiRun,
+  resultEvent,
+  runError,
+  tokenUsage,
+  violationEvent,
+  type AGUICall,
+  type AGUIEncoderOptions,
+} from "./ag-ui-wire.ts";
 import {
   abortError,
   callFailure,
@@ -34,18 +43,14 @@ import { cutBy, cutCallError, finalArguments, holding } from "./cut-calls.ts";
  *   `TEXT_MESSAGE_CONTENT`, and `TEXT_MESSAGE_END` when the response (or the step) finishes;
  * - reasoning as a reasoning span and message (`REASONING_START`, `REASONING_MESSAGE_START
  *   {role: "reasoning"}`, `REASONING_MESSAGE_CONTENT`, `REASONING_MESSAGE_END`, `REASONING_END`),
- *   closed when text or a call begins;
+ *   closed when text or a call begins; with the `encryptedValue` option, a block's provider state as
+ *   `REASONING_ENCRYPTED_VALUE {subtype: "message", entityId}` on its reasoning message, which then ends;
  * - each call as `TOOL_CALL_START {toolCallId, toolCallName, parentMessageId}` (the assistant
  *   message, so that all calls of a response land in it), `TOOL_CALL_ARGS` per fragment, and
  *   `TOOL_CALL_END` when it completes (an invalid call too, once what follows shows no stop cut
- *   it: its arguments are what the model sent; not one an abnormal finish cut, which fails the
- *   run, nor one held at a fault). A call without an id gets a generated one; calls the provider
- *   ran itself are left out;
- * - with tools run at the edge: `TOOL_CALL_RESULT {messageId, toolCallId, content, role: "tool"}`
- *   for a result (JSON text unless it is a string) or a tool error (its message, as the model reads it),
- *   one per call: a streaming tool's results so far (`preliminary`), which AG-UI has no event for,
- *   are `CUSTOM {name: "tool-result-preliminary", value: {toolCallId, content}}` events
- *   (`onCustomEvent`), each replacing the one before;
+ *   it; not one an abnormal finish cut, which fails the run, nor one held at a fault). A call
+ *   without an id gets a generated one; calls the provider ran itself are left out;
+ * - with tools run at the edge: each call's result or error as {@link resultEvent} writes it;
  * - `RUN_FINISHED {threadId, runId}` at the end, with every message and call closed (token
  *   `usage` when the provider reported it); or `RUN_ERROR {message, code}` for a provider error, an abort or
  *   a loop's failed model call (`call-failed`), after which nothing is sent. A call the response cut short is never ended.
@@ -64,7 +69,7 @@ import { cutBy, cutCallError, finalArguments, holding } from "./cut-calls.ts";
  */
 export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
   readonly #run: { threadId: string; runId: string };
-  readonly #reasoning: boolean;
+  readonly #reasoning: AGUIReasoning;
   readonly #generate: () => string;
   readonly #ids: CallIds;
   readonly #calls = new Map<string, AGUICall>();
@@ -76,7 +81,6 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
   #started = false;
   #step: number | undefined;
   #text = false;
-  #reasoningIds: { span: string; message: string } | undefined;
   /** Why a loop's model call failed (its last `error`), for a `loop-finish` of reason `call-failed`. */
   #lastError: AbortEvent["error"];
   #ended = false;
@@ -85,7 +89,7 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
   /** Creates the core; see {@link AGUIEncoderOptions} (an option it does not know is a `TypeError`). */
   constructor(options: AGUIEncoderOptions) {
     this.#run = aguiRun(options);
-    this.#reasoning = options.reasoning ?? true;
+    this.#reasoning = new AGUIReasoning(this.#newMessageId, options.reasoning ?? true, options.encryptedValue);
     this.#generate = options.generateId ?? randomId;
     this.#ids = new CallIds(this.#generate);
     this.#messageId = options.messageId ?? this.#newMessageId();
@@ -110,9 +114,9 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
       case "text-delta":
         return this.#textDelta(event.text, out);
       case "reasoning-part":
-        return isRefusal(event.part) ? this.#textDelta(event.part.value, out) : undefined;
+        return isRefusal(event.part) ? this.#textDelta(event.part.value, out) : this.#reasoning.part(event.part, out);
       case "reasoning-delta":
-        return this.#reasoningDelta(event.text, out);
+        return this.#reasoning.delta(event.text, out);
       case "tool-call-start":
         return void this.#start(event, out);
       case "tool-call-delta":
@@ -190,31 +194,14 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
 
   #textDelta(delta: string, out: string[]): void {
     if (delta === "") return;
-    this.#closeReasoning(out);
+    this.#reasoning.close(out);
     if (!this.#text) out.push(sseData({ type: "TEXT_MESSAGE_START", messageId: this.#messageId, role: "assistant" }));
     this.#text = true;
     out.push(sseData({ type: "TEXT_MESSAGE_CONTENT", messageId: this.#messageId, delta }));
   }
 
-  #reasoningDelta(delta: string, out: string[]): void {
-    if (delta === "" || !this.#reasoning) return;
-    if (!this.#reasoningIds) {
-      this.#reasoningIds = { span: this.#newMessageId(), message: this.#newMessageId() };
-      out.push(sseData({ type: "REASONING_START", messageId: this.#reasoningIds.span }));
-      out.push(sseData({ type: "REASONING_MESSAGE_START", messageId: this.#reasoningIds.message, role: "reasoning" }));
-    }
-    out.push(sseData({ type: "REASONING_MESSAGE_CONTENT", messageId: this.#reasoningIds.message, delta }));
-  }
-
-  #closeReasoning(out: string[]): void {
-    if (!this.#reasoningIds) return;
-    out.push(sseData({ type: "REASONING_MESSAGE_END", messageId: this.#reasoningIds.message }));
-    out.push(sseData({ type: "REASONING_END", messageId: this.#reasoningIds.span }));
-    this.#reasoningIds = undefined;
-  }
-
   #closeMessages(out: string[]): void {
-    this.#closeReasoning(out);
+    this.#reasoning.close(out);
     if (this.#text) out.push(sseData({ type: "TEXT_MESSAGE_END", messageId: this.#messageId }));
     this.#text = false;
   }
@@ -229,17 +216,11 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
       this.#skipped.add(key);
       return undefined;
     }
-    this.#closeReasoning(out);
+    this.#reasoning.close(out);
     const call: AGUICall = { id: this.#ids.assign(key, event.id), sent: [], ended: false };
     this.#calls.set(key, call);
-    out.push(
-      sseData({
-        type: "TOOL_CALL_START",
-        toolCallId: call.id,
-        toolCallName: event.name,
-        parentMessageId: this.#messageId,
-      }),
-    );
+    const start = { toolCallId: call.id, toolCallName: event.name, parentMessageId: this.#messageId };
+    out.push(sseData({ type: "TOOL_CALL_START", ...start }));
     if (args !== "") this.#send(call, args, out);
     return call;
   }
@@ -279,16 +260,7 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
   /** AG-UI has one result per call (each is a tool message): a streaming tool's results so far go as CUSTOM events. */
   #result(event: ToolResultEvent | ToolErrorEvent, out: string[]): void {
     const call = this.#calls.get(callKey(event));
-    if (!call?.ended) return;
-    const result = event.type === "tool-result" ? event.result : event.error.message;
-    const value = { toolCallId: call.id, content: typeof result === "string" ? result : JSON.stringify(result) };
-    out.push(
-      sseData(
-        event.type === "tool-result" && event.preliminary
-          ? { type: "CUSTOM", name: "tool-result-preliminary", value }
-          : { type: "TOOL_CALL_RESULT", messageId: this.#newMessageId(), ...value, role: "tool" },
-      ),
-    );
+    if (call?.ended) out.push(sseData(resultEvent(event, call.id, this.#newMessageId)));
   }
 
   /** `RUN_ERROR` ({@link runError}), after closing the text and reasoning (complete as far as they went); a call cut short stays open. */

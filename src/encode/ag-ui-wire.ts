@@ -4,9 +4,10 @@
  *
  * @module
  */
-import type { Usage } from "../shared/deltas.ts";
+import type { ReasoningPart, Usage } from "../shared/deltas.ts";
 import { failureKind, type ProviderErrorKind } from "../shared/errors.ts";
 import { checkOptionNames } from "../shared/option-names.ts";
+import type { ToolErrorEvent, ToolResultEvent } from "../tools/tool-events.ts";
 
 /** Options of {@link AGUIEncoder} and {@link AGUIEncoderStream}. */
 export interface AGUIEncoderOptions {
@@ -26,6 +27,15 @@ export interface AGUIEncoderOptions {
    */
   reasoning?: boolean | undefined;
   /**
+   * The `encryptedValue` of a reasoning block's provider state (an Anthropic signature, an OpenAI
+   * item's encrypted content): sent as `REASONING_ENCRYPTED_VALUE` on the block's reasoning message,
+   * which `@ag-ui/client` keeps on that message and sends back in the next run's `messages`, so a
+   * server that wants the state back on the next turn encodes it here. Each block then ends its
+   * reasoning message, so that each keeps its own value.
+   * @defaultValue none: no `REASONING_ENCRYPTED_VALUE`
+   */
+  encryptedValue?: ((part: ReasoningPart) => string | undefined) | undefined;
+  /**
    * Makes the tokens of generated ids: message ids, and call ids a provider does not give.
    * @defaultValue {@link randomId}
    */
@@ -38,6 +48,7 @@ export const AGUI_OPTIONS: Record<keyof AGUIEncoderOptions, 0> = {
   runId: 0,
   messageId: 0,
   reasoning: 0,
+  encryptedValue: 0,
   generateId: 0,
 };
 
@@ -47,12 +58,21 @@ export function aguiRun(options: AGUIEncoderOptions): { threadId: string; runId:
   return { threadId: options.threadId, runId: options.runId };
 }
 
+// Usage's name of each of AG-UI's counts: the cache's and reasoning's are parts of the input's and
+// output's in both (the library adds a cache counted apart to the input, as AG-UI's producers must).
+const TOKEN_COUNTS = {
+  inputTokens: "inputTokens",
+  outputTokens: "outputTokens",
+  totalTokens: "totalTokens",
+  reasoningTokens: "reasoningTokens",
+  cachedInputTokens: "cacheReadTokens",
+  cacheWriteInputTokens: "cacheWriteTokens",
+} as const;
+
 /** Usage as AG-UI's `TokenUsage`: only the counts the provider reported. */
 export function tokenUsage(usage: Usage): Record<string, number> {
   const counts: Record<string, number> = {};
-  if (usage.inputTokens !== undefined) counts["inputTokens"] = usage.inputTokens;
-  if (usage.outputTokens !== undefined) counts["outputTokens"] = usage.outputTokens;
-  if (usage.totalTokens !== undefined) counts["totalTokens"] = usage.totalTokens;
+  for (const [name, count] of Object.entries(TOKEN_COUNTS)) if (usage[count] !== undefined) counts[name] = usage[count];
   return counts;
 }
 
@@ -89,3 +109,20 @@ export const violationEvent = (
   name: "tool-call-violation",
   value: { toolCallId, path, message },
 });
+
+/**
+ * A tool's result or error as AG-UI's `TOOL_CALL_RESULT` (a new message, of id `messageId()`; its
+ * content JSON text unless a string, an error its message). AG-UI has one result per call: a
+ * streaming tool's results so far are `CUSTOM {name: "tool-result-preliminary"}` events.
+ */
+export function resultEvent(
+  event: ToolResultEvent | ToolErrorEvent,
+  toolCallId: string,
+  messageId: () => string,
+): Record<string, unknown> {
+  const result = event.type === "tool-result" ? event.result : event.error.message;
+  const value = { toolCallId, content: typeof result === "string" ? result : JSON.stringify(result) };
+  return event.type === "tool-result" && event.preliminary
+    ? { type: "CUSTOM", name: "tool-result-preliminary", value }
+    : { type: "TOOL_CALL_RESULT", messageId: messageId(), ...value, role: "tool" };
+}

@@ -1,11 +1,13 @@
 import { isRefusal } from "./refusal.ts";
 import { callKey } from "../shared/call-key.ts";
 import { checkOptionNames } from "../shared/option-names.ts";
+import type { ReasoningPart } from "../shared/deltas.ts";
 import type { AbortEvent, CompletedToolCallEvent, InvalidToolCallEvent, ToolCallStartEvent } from "../shared/events.ts";
 import { CallIds, randomId } from "./call-ids.ts";
 import { UISources } from "./citations.ts";
 import {
   approvalChunks,
+  approvalRequestChunk,
   ServedResults,
   toolOutputChunk,
   UI_FINISH_REASONS,
@@ -35,22 +37,16 @@ import {
  * - `start` (with `messageId` when given), then `start-step` for the response (one per step of
  *   a tool loop, each closed by `finish-step`);
  * - text as `text-start` / `text-delta` / `text-end` and reasoning as `reasoning-*`, a part
- *   closed when another kind of content begins, so the parts keep the response's order;
+ *   closed when another kind of content begins (with `reasoningMetadata`, a block's state on its `reasoning-end`);
  * - each call as `tool-input-start {toolCallId, toolName}`, `tool-input-delta` per fragment,
- *   then `tool-input-available {input}` (the parsed arguments), or `tool-input-error` with the
- *   raw text and the reason for an invalid call or one the response cut short; provider-executed
- *   calls carry `providerExecuted: true`, and their results (the kept block that names the call:
- *   Anthropic's `*_tool_result`, the item of a tool OpenAI ran) are their `tool-output-available`
- *   with `providerExecuted: true`; a call without an id gets a generated one;
- * - with tools run at the edge (`ToolRunnerStream`, `runToolLoop`): `tool-output-available`
- *   (with `preliminary: true` for a streaming tool's results so far; the final one without it),
- *   `tool-output-error`, `tool-approval-request` (`approvalId` is the call id), `tool-output-denied`;
- *   a provider's `approval-request` as a provider-executed tool awaiting approval (`approvalChunks`);
- * - a provider's citations (Anthropic's, OpenAI's annotations, Gemini's grounding pages) as `source-url` / `source-document`, each source once;
- * - a provider error as `error {errorText}` (the library's message, never the provider's text);
- * - at the end (of the input, or `loop-finish`): `finish-step`, `finish {finishReason}` (`UI_FINISH_REASONS`),
- *   `[DONE]`; a cancelled response with `abort`, `[DONE]`; any other abort, or a loop's failed model call
- *   (`loop-finish` of reason `call-failed`), with `error`, then those with `error`.
+ *   then `tool-input-available {input}`, or `tool-input-error` with the raw text and the reason for
+ *   an invalid call or one the response cut short; provider-executed calls and their results (the
+ *   kept block that names the call) carry `providerExecuted: true`; a call without an id gets one;
+ * - with tools run at the edge: `tool-output-available` (`preliminary: true` for a streaming tool's
+ *   results so far), `-error`, `tool-approval-request`, `-denied`; a provider's `approval-request` (`approvalChunks`);
+ * - a provider's citations as `source-url` / `source-document`, each source once; an error as `error {errorText}`;
+ * - at the end: `finish-step`, `finish {finishReason}` (`UI_FINISH_REASONS`), `[DONE]`; a cancelled
+ *   response with `abort`, `[DONE]`; any other abort, or a loop's failed model call, with `error`.
  *
  * Choices other than the first are not shown (one message), nor events of types it does not know.
  *
@@ -67,6 +63,7 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
   readonly #messageId: string | undefined;
   readonly #v5: boolean;
   readonly #ids: CallIds;
+  readonly #reasoningMetadata: UIMessageEncoderOptions["reasoningMetadata"];
   readonly #calls = new Map<string, UICall>();
   readonly #served = new ServedResults();
   readonly #sources = new UISources();
@@ -88,6 +85,7 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
     this.#messageId = options.messageId;
     this.#v5 = options.minVersion === 5;
     this.#ids = new CallIds(options.generateId ?? randomId);
+    this.#reasoningMetadata = options.reasoningMetadata;
   }
 
   /** Appends the chunks of one event to `out`. */
@@ -96,8 +94,12 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
     this.#begin(event, out);
     switch (event.type) {
       case "text-delta":
-      case "reasoning-delta":
-        return this.#content(event.type === "text-delta" ? "text" : "reasoning", event.text, out);
+      case "reasoning-delta": {
+        const kind = event.type === "text-delta" ? "text" : "reasoning";
+        if (event.text !== "")
+          out.push(sseData({ type: `${kind}-delta`, id: this.#openPart(kind, out), delta: event.text }));
+        return;
+      }
       case "tool-call-start":
         return this.#start(event, out);
       case "tool-call-delta": {
@@ -120,16 +122,10 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
       case "tool-error":
         return this.#output(callKey(event), toolOutputChunk(event, this.#v5), out);
       case "tool-approval-request":
-        // ai 5 has no approvals: the denial or the result that follows tells its readers the outcome.
-        if (!this.#v5)
-          this.#output(
-            callKey(event),
-            (toolCallId) => ({ type: "tool-approval-request", approvalId: toolCallId, toolCallId }),
-            out,
-          );
-        return;
+        return this.#v5 ? undefined : this.#output(callKey(event), approvalRequestChunk, out);
       case "reasoning-part": // OpenAI's refusal is text; else the pages and documents a provider's cited text (Anthropic's citations) cites
         if (isRefusal(event.part)) return this.encode({ type: "text-delta", text: event.part.value }, out);
+        this.#reasoningEnd(event.part, out);
         this.#served.take(event.part, (key, chunk) => this.#output(key, chunk, out));
         return void out.push(...this.#sources.chunks(event.part).map(sseData));
       case "approval-request":
@@ -169,9 +165,7 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
   #open(out: string[]): void {
     if (this.#started) return;
     this.#started = true;
-    out.push(
-      sseData(this.#messageId === undefined ? { type: "start" } : { type: "start", messageId: this.#messageId }),
-    );
+    out.push(sseData({ type: "start", ...(this.#messageId === undefined ? {} : { messageId: this.#messageId }) }));
   }
 
   /** `start` once, and a step around every event of content: a new one when a loop's step changes. */
@@ -199,14 +193,21 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
     out.push(sseData({ type: "finish-step" }));
   }
 
-  #content(kind: "text" | "reasoning", text: string, out: string[]): void {
-    if (text === "") return;
+  #openPart(kind: "text" | "reasoning", out: string[]): string {
     if (this.#part?.kind !== kind) {
       this.#closePart(out);
       this.#part = { kind, id: `${kind}-${++this.#parts}` };
       out.push(sseData({ type: `${kind}-start`, id: this.#part.id }));
     }
-    out.push(sseData({ type: `${kind}-delta`, id: this.#part.id, delta: text }));
+    return this.#part.id;
+  }
+
+  /** A block's provider state on its reasoning part's end (a part of no text, a redacted block's, opened for it). */
+  #reasoningEnd(part: ReasoningPart, out: string[]): void {
+    const providerMetadata = this.#reasoningMetadata?.(part);
+    if (providerMetadata === undefined) return;
+    out.push(sseData({ type: "reasoning-end", id: this.#openPart("reasoning", out), providerMetadata }));
+    this.#part = undefined;
   }
 
   #closePart(out: string[]): void {
@@ -247,7 +248,7 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
     const call = this.#call(event);
     call.ended = true;
     this.#served.add(event);
-    const executed = event.providerExecuted ? { providerExecuted: true } : {};
+    const executed = event.providerExecuted && { providerExecuted: true };
     out.push(
       sseData({
         type: "tool-input-available",

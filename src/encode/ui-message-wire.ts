@@ -7,6 +7,7 @@
  */
 import { callKey } from "../shared/call-key.ts";
 import type { FinishReason, ReasoningPart } from "../shared/deltas.ts";
+import type { JsonValue } from "../shared/json.ts";
 import type { ApprovalRequestEvent, CompletedToolCallEvent } from "../shared/events.ts";
 import type { ToolErrorEvent, ToolResultEvent } from "../tools/tool-events.ts";
 
@@ -45,10 +46,31 @@ export interface UIMessageEncoderOptions {
    * @defaultValue `randomId`
    */
   generateId?: (() => string) | undefined;
+  /**
+   * The `providerMetadata` of a reasoning block's `reasoning-end` (ai 5.0.53 on), from the block's
+   * provider state (an Anthropic signature, an OpenAI item's encrypted content): `useChat` keeps it
+   * on the message's reasoning part and sends it back with the message, so a server that wants
+   * the state back on the next turn encodes it here. Each block then ends its reasoning part (a
+   * block of no text, a redacted one, gets a part of its own).
+   * @defaultValue none: no `providerMetadata`
+   */
+  reasoningMetadata?: ((part: ReasoningPart) => Record<string, Record<string, JsonValue>> | undefined) | undefined;
 }
 
 /** Every option of {@link UIMessageEncoderOptions}, typed as its keys (`joinDeltas` is the stage's). */
-export const UI_OPTIONS: Record<keyof UIMessageEncoderOptions, 0> = { messageId: 0, minVersion: 0, generateId: 0 };
+export const UI_OPTIONS: Record<keyof UIMessageEncoderOptions, 0> = {
+  messageId: 0,
+  minVersion: 0,
+  generateId: 0,
+  reasoningMetadata: 0,
+};
+
+/** An approval request as ai 6 shows it: the call's id is the approval's. */
+export const approvalRequestChunk = (toolCallId: string): Record<string, string> => ({
+  type: "tool-approval-request",
+  approvalId: toolCallId,
+  toolCallId,
+});
 
 /** A call as the client knows it. */
 export interface UICall {

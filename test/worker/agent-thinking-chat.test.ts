@@ -10,81 +10,19 @@ import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { createFetchHandler } from "../../worker/app.ts";
 import type { FinishEvent } from "../../src/index.ts";
-import { chatChunk } from "../support/streams.ts";
-import { ManualTimers, openAIChunks, readSSE, streamRequest, testEnv } from "./support.ts";
-
-const THINKING = "The user wants the weather in Paris; call lookup.";
-const AFTER = "The tool said 18 degrees.";
-const ANSWER = "It is 18 degrees in Paris.";
-const RESULT = "18 degrees";
-const ask = "Weather in Paris?";
-const schema = { type: "object" as const, properties: { query: { type: "string" } } };
-
-/** DeepSeek in thinking mode: a call on turn 1, text once the result came; a 400 for an assistant turn with calls and no reasoning_content. */
-class DeepSeekFake {
-  readonly bodies: Record<string, unknown>[] = [];
-
-  readonly fetch = async (request: Request): Promise<Response> => {
-    const body = (await request.json()) as { messages: Record<string, unknown>[] };
-    this.bodies.push(body);
-    const missing = body.messages.findIndex(
-      (m) => m["role"] === "assistant" && Array.isArray(m["tool_calls"]) && typeof m["reasoning_content"] !== "string",
-    );
-    if (missing !== -1)
-      return Response.json(
-        {
-          error: {
-            message: `Missing \`reasoning_content\` field in the assistant message at message index ${missing}. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls`,
-            type: "invalid_request_error",
-            param: null,
-            code: "invalid_request_error",
-          },
-        },
-        { status: 400 },
-      );
-    const answered = body.messages.at(-1)?.["role"] === "tool";
-    const thinking = answered ? AFTER : THINKING;
-    const chunks = [
-      chatChunk({ role: "assistant", content: null, reasoning_content: "" }),
-      ...thinking.match(/.{1,12}/g)!.map((piece) => chatChunk({ content: null, reasoning_content: piece })),
-      answered
-        ? chatChunk({ content: ANSWER })
-        : chatChunk({
-            tool_calls: [
-              {
-                index: 0,
-                id: "call_ds_1",
-                type: "function",
-                function: { name: "lookup", arguments: '{"query":"Paris"}' },
-              },
-            ],
-          }),
-      chatChunk({}, answered ? "stop" : "tool_calls"),
-    ];
-    return new Response(openAIChunks(chunks).join(""), { headers: { "content-type": "text/event-stream" } });
-  };
-
-  /** The assistant turn of the last request. */
-  lastAssistant(): Record<string, unknown> | undefined {
-    return Array.isArray(this.bodies.at(-1)?.["messages"])
-      ? (this.bodies.at(-1)!["messages"] as Record<string, unknown>[]).find((m) => m["role"] === "assistant")
-      : undefined;
-  }
-}
-
-const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: "https://provider.test/v1", CLIENT_TOKEN: "t" });
-function clientFetch(fake: DeepSeekFake): typeof fetch {
-  const handler = createFetchHandler({ fetch: fake.fetch, timers: new ManualTimers() });
-  return (async (input: RequestInfo | URL, init?: RequestInit) =>
-    handler(new Request(input, init), env)) as typeof fetch;
-}
-const MODEL = "openai/deepseek-reasoner";
-const expectedTurn = {
-  role: "assistant",
-  content: null,
-  reasoning_content: THINKING,
-  tool_calls: [{ id: "call_ds_1", type: "function", function: { name: "lookup", arguments: '{"query":"Paris"}' } }],
-};
+import { ManualTimers, readSSE, streamRequest } from "./support.ts";
+import {
+  ANSWER,
+  ask,
+  clientFetch,
+  DeepSeekFake,
+  env,
+  expectedTurn,
+  MODEL,
+  RESULT,
+  schema,
+  THINKING,
+} from "./deepseek-fake.ts";
 
 describe("a DeepSeek-style thinking provider's tool loop through every client protocol", () => {
   it("/v1/chat/completions: the client's reasoning_content reaches the provider; without it, the provider's 400", async () => {

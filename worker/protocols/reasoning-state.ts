@@ -1,7 +1,8 @@
 /**
  * The reasoning a provider needs back, carried through whichever agent protocol the client speaks.
  * Each protocol has one opaque field its clients echo unchanged: a Messages thinking block's
- * `signature` and a Responses reasoning item's `encrypted_content`. Anthropic's signature goes in
+ * `signature`, a Responses reasoning item's `encrypted_content` and an AG-UI reasoning message's
+ * `encryptedValue`. Anthropic's signature goes in
  * a thinking block as it is; everything else goes sealed, `tcs1.` and the part as base64url JSON:
  * an Anthropic signed or redacted block, or an OpenAI reasoning item with its id (to which OpenAI
  * binds its encrypted content; the encoder gives the item an id of its own), as a Responses item's
@@ -19,6 +20,7 @@
 import type { JsonValue, ReasoningPart } from "../../src/index.ts";
 import { longMemberName } from "../../src/core.ts";
 import { reasoningPartAt } from "../request/parse-reasoning.ts";
+import { isObject, own } from "../request/json-fields.ts";
 
 const MARK = "tcs1.";
 
@@ -68,6 +70,33 @@ export function messagesSignature(part: ReasoningPart): string | undefined {
  */
 export function responsesEncryptedContent(part: ReasoningPart): string | undefined {
   return part.type === "item" && part.encryptedContent === undefined ? undefined : sealPart(part);
+}
+
+/**
+ * The state of a reasoning block for AG-UI and the AI SDK's UI stream, whose clients keep it on
+ * the reasoning message or part and send it back: the AG-UI encoder's `encryptedValue` option,
+ * and the UI encoder's `reasoningMetadata` ({@link uiReasoningMetadata}). Every part sealed, as a
+ * Responses item's content is, but a kept `block` (a Responses message's phase, a server tool's
+ * block), which would be a reasoning message or part of no text in the client's history.
+ */
+export function sealedReasoning(part: ReasoningPart): string | undefined {
+  return part.type === "block" ? undefined : responsesEncryptedContent(part);
+}
+
+/** The name of the Worker's entry in a UI reasoning part's `providerMetadata`. */
+const UI_METADATA = "toolCallStream";
+
+/** The UI encoder's `reasoningMetadata`: `{ toolCallStream: { state } }`, the block {@link sealedReasoning}. */
+export function uiReasoningMetadata(part: ReasoningPart): Record<string, Record<string, JsonValue>> | undefined {
+  const state = sealedReasoning(part);
+  return state === undefined ? undefined : { [UI_METADATA]: { state } };
+}
+
+/** The part a UI reasoning part's `providerMetadata` carries back, if the Worker sealed one there. */
+export function uiReasoningPart(metadata: unknown): ReasoningPart | undefined {
+  const entry = isObject(metadata) ? own(metadata, UI_METADATA) : undefined;
+  const state = isObject(entry) ? own(entry, "state") : undefined;
+  return typeof state === "string" ? unsealPart(state) : undefined;
 }
 /**
  * The part a Messages thinking block carries back: a sealed one opened, else a signed block of

@@ -231,7 +231,8 @@ async function refusalOf(
       "The provider requires the reasoning of each earlier assistant turn that made tool calls to come back as it " +
       "streamed, and this request's history lacks it: send the assistant turns back whole (Chat Completions: the " +
       "message's reasoning_content; Messages: its thinking blocks with their signatures; Responses: its reasoning " +
-      "items with their encrypted_content). The Worker cannot make it up.",
+      "items with their encrypted_content; AG-UI: its reasoning messages with their encryptedValue; useChat: its reasoning parts with their providerMetadata). The Worker " +
+      "cannot make it up.",
     upstreamStatus: status,
   });
 }

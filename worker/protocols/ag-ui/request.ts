@@ -23,13 +23,14 @@
  * ```
  *
  * Messages of the roles `activity` and `reasoning` are the client's own and are not sent to the
- * provider. In run mode the Worker offers its own tools: client tools in `tools` are refused
+ * provider; a reasoning message's `encryptedValue` (the Worker's `REASONING_ENCRYPTED_VALUE`)
+ * goes back to the provider as the reasoning of its assistant turn. In run mode the Worker offers its own tools: client tools in `tools` are refused
  * there (nobody would run them). Other fields of the input and of `forwardedProps` are ignored,
  * as AG-UI agents do.
  *
  * @module
  */
-import type { RunnableTool } from "../../../src/index.ts";
+import type { ReasoningPart, RunnableTool } from "../../../src/index.ts";
 import { invalidField } from "../../response/json-error.ts";
 import {
   ANY_NAME_BOUNDS,
@@ -50,6 +51,7 @@ import { fileIdError, fileOfUrl } from "../client-files.ts";
 import { providerModel } from "../provider-model.ts";
 import { SAMPLING_FIELDS } from "../../request/parse-sampling.ts";
 import { callIdOf, echoedCall } from "../thought-signatures.ts";
+import { unsealPart } from "../reasoning-state.ts";
 
 /** The sampling fields, which a 400 names in `forwardedProps`. */
 const SAMPLED: ReadonlySet<string> = new Set(SAMPLING_FIELDS);
@@ -97,9 +99,7 @@ export function parseAGUIRequest(
     own(input, "context") === undefined || own(input, "context") === null
       ? []
       : arrayAt(own(input, "context"), "context").map((entry, i) => contextLine(entry, `context[${i}]`));
-  const messages = arrayAt(own(input, "messages"), "messages").flatMap((message, i) =>
-    toWire(message, `messages[${i}]`, provider),
-  );
+  const messages = historyOf(arrayAt(own(input, "messages"), "messages"), provider);
   if (context.length > 0) messages.unshift({ role: "system", content: `Context:\n${context.join("\n")}` });
   const parsed = clientRequest(
     {
@@ -124,6 +124,37 @@ export function parseAGUIRequest(
     ANY_NAME_BOUNDS,
   );
   return { ...parsed, threadId, runId };
+}
+
+/**
+ * The history as the provider's messages. A reasoning message's `encryptedValue` (a seal of the
+ * Worker's, ../reasoning-state.ts) goes back as a part of the assistant turn it sits in: the
+ * assistant message right before it (a block that came after the turn's text or calls began),
+ * else the next one; one with neither, or with a value the Worker did not seal, carries nothing.
+ */
+function historyOf(values: readonly unknown[], provider: string): WireMessage[] {
+  const wire: WireMessage[] = [];
+  let pending: ReasoningPart[] = [];
+  values.forEach((value, i) => {
+    const message = objectAt(value, `messages[${i}]`);
+    if (own(message, "role") === "reasoning") {
+      const sealed = own(message, "encryptedValue");
+      const part =
+        sealed === undefined || sealed === null
+          ? undefined
+          : unsealPart(stringAt(sealed, `messages[${i}].encryptedValue`));
+      const last = wire.at(-1);
+      if (part && last?.role === "assistant") (last.reasoning_parts ??= []).push(part);
+      else if (part) pending.push(part);
+      return;
+    }
+    for (const turn of toWire(message, `messages[${i}]`, provider)) {
+      if (turn.role === "assistant" && pending.length > 0) turn.reasoning_parts = pending;
+      if (turn.role !== "system") pending = [];
+      wire.push(turn);
+    }
+  });
+  return wire;
 }
 
 function toWire(value: unknown, path: string, provider: string): WireMessage[] {

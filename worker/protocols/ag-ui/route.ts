@@ -12,6 +12,7 @@ import { demoTools } from "../../demo-tools/index.ts";
 import { openHeldBatches } from "../../services/client-events.ts";
 import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
 import { signedCalls } from "../thought-signatures.ts";
+import { sealedReasoning } from "../reasoning-state.ts";
 
 /**
  * `POST /v1/ag-ui`: AG-UI events over SSE for `HttpAgent` of `@ag-ui/client` (and CopilotKit),
@@ -41,7 +42,10 @@ export function agUIRoute(
     const { batches, headers } = await openHeldBatches(parsed, context);
     // The client's calls: a Gemini call's id carries its signature (../thought-signatures.ts).
     const events = parsed.mode === "stream" ? signedCalls(parsed.request.provider, batches) : batches;
-    const answer = encodeAnswer(events, new AGUIEncoder({ threadId: parsed.threadId, runId: parsed.runId }));
+    const answer = encodeAnswer(
+      events,
+      new AGUIEncoder({ threadId: parsed.threadId, runId: parsed.runId, encryptedValue: sealedReasoning }),
+    );
     return new Response(withHeartbeat(answer, runtime.timers), { headers: answerHeaders(cors, SSE_HEADERS, headers) });
   });
 }

@@ -24,12 +24,13 @@
  *
  * Earlier turns become the provider's messages: text parts are the text, each step of an
  * assistant message (`step-start` separates them) its text and the calls that have an outcome
- * (`output-available`, `output-error`, `output-denied`), each followed by its result. Calls still
- * waiting for an output, calls the provider ran itself, reasoning and data parts are not sent.
+ * (`output-available`, `output-error`, `output-denied`), each followed by its result, and the
+ * reasoning state the Worker put on its reasoning parts (`providerMetadata.toolCallStream`). Calls
+ * still waiting for an output, calls the provider ran itself, reasoning text and data parts are not sent.
  *
  * @module
  */
-import type { JsonValue, RunnableTool } from "../../../src/index.ts";
+import type { JsonValue, ReasoningPart, RunnableTool } from "../../../src/index.ts";
 import { HttpError, invalidField } from "../../response/json-error.ts";
 import {
   ANY_NAME_BOUNDS,
@@ -50,6 +51,7 @@ import { fileOfUrl } from "../client-files.ts";
 import { providerModel } from "../provider-model.ts";
 import { SAMPLING_FIELDS } from "../../request/parse-sampling.ts";
 import { callIdOf, echoedCall } from "../thought-signatures.ts";
+import { uiReasoningPart } from "../reasoning-state.ts";
 
 /** A validated `POST /v1/ui` request. */
 export type UIRequest = ClientRequest & {
@@ -138,22 +140,27 @@ function toWire(value: unknown, path: string, provider: string): WireMessage[] {
   }
   if (role !== "assistant") throw invalidField(`${path}.role`, "`role` must be system, user or assistant.");
   const out: WireMessage[] = [];
-  let step: { text: string[]; calls: (WireMessage & { role: "assistant" })["tool_calls"]; results: WireMessage[] } = {
-    text: [],
-    calls: [],
-    results: [],
-  };
+  type Step = { text: string[]; calls: (WireMessage & { role: "assistant" })["tool_calls"]; results: WireMessage[] };
+  let step: Step & { reasoning: ReasoningPart[] } = { text: [], calls: [], results: [], reasoning: [] };
   const flush = (): void => {
+    const reasoning = step.reasoning.length > 0 ? { reasoning_parts: step.reasoning } : {};
     if (step.text.length > 0 || step.calls.length > 0)
-      out.push({ role: "assistant", content: step.text.join(""), tool_calls: step.calls }, ...step.results);
-    step = { text: [], calls: [], results: [] };
+      out.push(
+        { role: "assistant", content: step.text.join(""), tool_calls: step.calls, ...reasoning },
+        ...step.results,
+      );
+    step = { text: [], calls: [], results: [], reasoning: [] };
   };
   parts.forEach((part, j) => {
     const at = `${path}.parts[${j}]`;
     const type = stringAt(own(part, "type"), `${at}.type`);
     if (type === "step-start") flush();
     else if (type === "text") step.text.push(stringAt(own(part, "text"), `${at}.text`));
-    else if (type === "dynamic-tool" || type.startsWith("tool-")) {
+    else if (type === "reasoning") {
+      // The Worker's seal of the block's state (../reasoning-state.ts), which `useChat` sends back.
+      const state = uiReasoningPart(own(part, "providerMetadata"));
+      if (state) step.reasoning.push(state);
+    } else if (type === "dynamic-tool" || type.startsWith("tool-")) {
       const exchange = toolExchange(
         part,
         type === "dynamic-tool" ? stringAt(own(part, "toolName"), `${at}.toolName`) : type.slice("tool-".length),

@@ -14,6 +14,7 @@ import { demoTools } from "../../demo-tools/index.ts";
 import { openHeldBatches } from "../../services/client-events.ts";
 import { answerHeaders, encodeAnswer } from "../client-answer.ts";
 import { signedCalls } from "../thought-signatures.ts";
+import { uiReasoningMetadata } from "../reasoning-state.ts";
 
 /**
  * `POST /v1/ui`: the Vercel AI SDK's UI message stream (protocol v1) for `useChat` and
@@ -45,6 +46,7 @@ export function uiRoute(
       parsed.mode === "stream" ? signedCalls(parsed.request.provider, batches) : batches,
       new UIMessageEncoder({
         minVersion: 5,
+        reasoningMetadata: uiReasoningMetadata,
         ...(parsed.messageId !== undefined ? { messageId: parsed.messageId } : {}),
       }),
     );
