@@ -177,11 +177,15 @@ export const BUDGET = {
   // fragment of the call last argued without its Map (26 B): about 2 % of a 10 KB call's workerd
   // instructions (BENCHMARKS.md, "The 10 KB call's compares"): 9,013 -> 9,086 B. (The first term
   // after the KiB, 120, is these 72 and the 48 it was.)
+  // + 32 (shapes37, 2026-12-06): OpenAI Chat's first delta of a call made from one object literal
+  // (`toolCallChunk`), whose shape V8 keeps, where one grown key by key died at a full collection
+  // with the optimized code that read it (BENCHMARKS.md, "What outlives a scavenge"): 9,086 ->
+  // 9,119 B. (The first term after the KiB is now 152: these 32 and the 120 above.)
   openaiChain:
     // + 320 (hostile, 2026-12-06): a call's arguments or a provider's payload with a member name past 16,383 characters is never parsed (`long-member-name`, `parseJsonText` in the decoders, the partial parser's key check): V8 kept such names interned, each call's compared with all those before, across requests (bench/hostile-long-names.ts: 1,600 calls 45.5 s -> 3.0 s): about 300 B gzipped in each chain.
     320 +
     7.625 * KiB +
-    120 +
+    152 +
     8 +
     8 +
     32 +
@@ -352,7 +356,7 @@ export const BUDGET = {
   // before it), as `responsesChain` says (3,215 -> 3,290 B).
   // Then by 40 B: the Bedrock stage brings the Anthropic decoder, which counts a compaction's tokens
   // (see `anthropicChain`): 3,276 -> 3,331 B.
-  extraProvider: 3.125 * KiB + 96 + 40 + 232 + 24 + 56 + 80 + 176 + 8 + 64 + 32 + 16, // + 16 (workerleft, 2026-12-06): an image with no bytes is block-failed (see `bedrockChain`): the Bedrock stage's 4,003 -> 4,022 B; + 32 (providers, 2026-12-06): an image's failure in-band, block-failed (see `bedrockChain`): the Bedrock stage's 3,969 -> 3,999 B; + 64 (review68): an image past maxArgumentsLength left out, the turn going on (see `bedrockChain`): the Bedrock stage's 3,907 -> 3,969 B; + 8 (library-options, 2026-12-06): BedrockDeltaStream hands InvokeModel's decoder the limits without its converseCitations, on fbd714e1's image blocks: the Bedrock stage's 3,904 -> 3,907 B; + 176: ConverseStream's image blocks (see `bedrockChain`, providers-2026): the Bedrock stage's 3,706 -> 3,899 B; + 80: a refusal's fallback fields (see `anthropicChain`, round-trip): the Bedrock stage's 3,644 -> 3,723 B; + 56: a repeated `tool_use` id fails the body (see `anthropicChain`, faults61): the Bedrock stage's 3,586 -> 3,644 B; + 24: a bare `error` payload is the provider's error (see `anthropicChain`, fault-review): the Responses stage's 3,560 -> 3,587 B; + 232: OpenAI Responses' delta events read faster (see `responsesChain`)
+  extraProvider: 3.125 * KiB + 96 + 40 + 232 + 24 + 56 + 80 + 176 + 8 + 64 + 32 + 16 + 8, // + 8 (shapes37, 2026-12-06): OpenAI Chat's first call delta from one literal moves the Bedrock stage's share of an OpenAI chain by a byte (4,024 -> 4,025 B); + 16 (workerleft, 2026-12-06): an image with no bytes is block-failed (see `bedrockChain`): the Bedrock stage's 4,003 -> 4,022 B; + 32 (providers, 2026-12-06): an image's failure in-band, block-failed (see `bedrockChain`): the Bedrock stage's 3,969 -> 3,999 B; + 64 (review68): an image past maxArgumentsLength left out, the turn going on (see `bedrockChain`): the Bedrock stage's 3,907 -> 3,969 B; + 8 (library-options, 2026-12-06): BedrockDeltaStream hands InvokeModel's decoder the limits without its converseCitations, on fbd714e1's image blocks: the Bedrock stage's 3,904 -> 3,907 B; + 176: ConverseStream's image blocks (see `bedrockChain`, providers-2026): the Bedrock stage's 3,706 -> 3,899 B; + 80: a refusal's fallback fields (see `anthropicChain`, round-trip): the Bedrock stage's 3,644 -> 3,723 B; + 56: a repeated `tool_use` id fails the body (see `anthropicChain`, faults61): the Bedrock stage's 3,586 -> 3,644 B; + 24: a bare `error` payload is the provider's error (see `anthropicChain`, fault-review): the Responses stage's 3,560 -> 3,587 B; + 232: OpenAI Responses' delta events read faster (see `responsesChain`)
   // + 64 (schema-refs, 2026-12-05): the draft the root's `$schema` declares is read (3 to 7, 2019-09
   // or 2020-12, not only "7 or older"), so a boolean exclusiveMinimum/Maximum is draft 4's bound only
   // where no later draft is declared (under 2020-12 it made a valid 0 fail): 14,666 -> 14,732 B.

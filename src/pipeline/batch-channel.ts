@@ -17,7 +17,12 @@ interface Waiter<T> {
 
 const DONE: BatchRead<never> = { done: true, value: undefined };
 
-/** The channel of each stream `streamToolCallBatches` returned. */
+/**
+ * The channel of each stream `streamToolCallBatches` returned, until a direct reader takes it or
+ * the stream ends: V8's minor collections keep a weak map's values (only a full collection clears
+ * an entry whose key died), so an entry left here kept its request's whole chain through every
+ * scavenge and into old space.
+ */
 const channels = new WeakMap<ReadableStream<unknown>, BatchChannel<unknown>>();
 
 /**
@@ -89,6 +94,7 @@ export class BatchChannel<T> {
         },
         cancel: (reason) => {
           this.#closed = true;
+          channels.delete(stream);
           return cancel(reason);
         },
       },
@@ -103,6 +109,7 @@ export class BatchChannel<T> {
   reader(): DirectReader<T> | undefined {
     if (this.#closed || this.#pulling || this.#stream.locked || this.#controller.desiredSize !== 0) return undefined;
     this.#direct = new DirectReader(this, this.#stream.getReader());
+    channels.delete(this.#stream); // locked to its one reader: no other takes the channel
     return this.#direct;
   }
 
@@ -115,12 +122,14 @@ export class BatchChannel<T> {
   fail(error: unknown): void {
     if (this.#closed) return;
     this.#closed = true;
+    channels.delete(this.#stream);
     this.#controller.error(error);
   }
 
   #closeController(): void {
     if (this.#closed) return;
     this.#closed = true;
+    channels.delete(this.#stream);
     this.#controller.close();
   }
 }

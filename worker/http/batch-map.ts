@@ -39,6 +39,12 @@ export interface SourceHooks<O> {
   cancelled?: () => void;
 }
 
+/**
+ * The steps of each stream of {@link mapChunks} until its reader takes them: V8's minor collections
+ * keep a weak map's values (only a full collection clears an entry whose key died), so an entry
+ * left here kept its answer's steps (encoders, the chain under them) through every scavenge and
+ * into old space.
+ */
 const mapped = new WeakMap<ReadableStream<unknown>, MappedSource<unknown>>();
 
 /** The streams of {@link readMapped} that a reader has pulled: their steps are fixed. */
@@ -157,6 +163,21 @@ export function mappedSource<O>(stream: ReadableStream<O>): MappedSource<O> {
 }
 
 /**
+ * {@link mappedSource} for the reader that reads the steps' source instead of `stream` (the last
+ * reader of an answer): `stream` forgets its steps, which no one else reads.
+ *
+ * @example
+ * ```ts
+ * const { source, map, end } = takeMappedSource(body);
+ * ```
+ */
+export function takeMappedSource<O>(stream: ReadableStream<O>): MappedSource<O> {
+  const step = mappedSource(stream);
+  mapped.delete(stream);
+  return step;
+}
+
+/**
  * The next chunk of `reader`, or, when the read fails and the steps have a `fail`, what they make
  * of the failure followed by their `end` (`failed`); the failure itself otherwise. Once the steps
  * are `finished`, the end: the source is cancelled, not read.
@@ -193,6 +214,7 @@ function readMapped<O>(first: MappedSource<O>): ReadableStream<O> {
         if (!reader) {
           pulled.add(out);
           step = (mapped.get(out) as MappedSource<O> | undefined) ?? step;
+          mapped.delete(out); // the steps are fixed now
           reader = batchReader(step.source);
         }
         try {
@@ -215,6 +237,7 @@ function readMapped<O>(first: MappedSource<O>): ReadableStream<O> {
       },
       cancel: (reason) => {
         if (!reader) step = (mapped.get(out) as MappedSource<O> | undefined) ?? step;
+        mapped.delete(out);
         step.cancelled?.();
         return reader ? reader.cancel(reason) : step.source.cancel(reason);
       },

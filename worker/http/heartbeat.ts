@@ -1,6 +1,6 @@
 import type { TimerHandle, Timers } from "../runtime.ts";
 import { batchReader } from "../../src/index.ts";
-import { mappedSource, readSource } from "./batch-map.ts";
+import { readSource, takeMappedSource } from "./batch-map.ts";
 
 /**
  * How often a streamed answer that has nothing to say sends an SSE comment, in milliseconds.
@@ -64,7 +64,7 @@ export function withHeartbeat(
   options: HeartbeatOptions = {},
 ): ReadableStream<Uint8Array> {
   const { everyMs = HEARTBEAT_MS, frame = HEARTBEAT, afterFirstChunk = false, before } = options;
-  const step = mappedSource(body);
+  const step = takeMappedSource(body);
   const { source, map, end, finished } = step;
   // The chain's arrays taken as it passes them on, with no read of its stream per array.
   const reader = batchReader(source);

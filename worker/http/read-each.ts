@@ -1,4 +1,4 @@
-import { mappedSource } from "./batch-map.ts";
+import { takeMappedSource } from "./batch-map.ts";
 
 /**
  * Reads each chunk of `stream` (a stream of {@link mapChunks}'s steps, or any other) into `take`,
@@ -24,7 +24,7 @@ export async function readEach<O>(
   take: (chunk: O) => boolean,
   reason: string,
 ): Promise<void> {
-  const step = mappedSource(stream);
+  const step = takeMappedSource(stream);
   const iterator = step.source[Symbol.asyncIterator]();
   /** The source may have more: leaving early cancels it. */
   let open = true;

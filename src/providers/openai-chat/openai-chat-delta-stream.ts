@@ -179,12 +179,9 @@ function decodeChoice(
     // Kimi sends parallel calls without an index, several in a chunk, their later fragments in the
     // same order and without ids: a call's place in its chunk stands for its index.
     if (Array.isArray(calls))
-      calls.forEach(
-        (call, at) => isRecord(call) && emit(toolCallChunk({ index: calls[1] && at, ...call }, index, write)),
-      );
+      calls.forEach((call, at) => isRecord(call) && emit(toolCallChunk(call, index, write, calls[1] && at)));
     // The legacy `function_call` is one call without an index.
-    if (isRecord(delta["function_call"]))
-      emit(toolCallChunk({ index: 0, function: delta["function_call"] }, index, write));
+    if (isRecord(delta["function_call"])) emit(toolCallChunk({ function: delta["function_call"] }, index, write, 0));
   }
   if (reason === undefined) return;
   if (index === 0) reasoning.flush();
@@ -233,20 +230,33 @@ function emitText(type: "text-delta" | "reasoning-delta", text: unknown, choice:
   if (typeof text === "string" && text) emit(withChoice({ type, text }, choice));
 }
 
-function toolCallChunk(call: Record<string, unknown>, choice: number, write: JsonWriter): ToolCallChunkDelta {
+function toolCallChunk(
+  call: Record<string, unknown>,
+  choice: number,
+  write: JsonWriter,
+  at: unknown,
+): ToolCallChunkDelta {
   // A custom tool's call (`type: "custom"`) streams its free-text `input` under `custom`.
   const custom = isRecord(call["custom"]) ? call["custom"] : undefined;
   const fn = custom ?? (isRecord(call["function"]) ? call["function"] : {});
-  const chunk: ToolCallChunkDelta = withChoice({ type: "tool-call-chunk" }, choice);
-  if (custom) chunk.inputFormat = "text";
-  if (typeof call["index"] === "number") chunk.index = call["index"];
+  // The call's own index, else its place (`at`, given only where that stands for it).
+  const index = call["index"] !== undefined ? call["index"] : at;
   const id = nonEmptyString(call["id"]);
-  if (id) chunk.id = id;
   const name = nonEmptyString(fn["name"]);
-  if (name) chunk.name = name;
   // Some servers send arguments as an object rather than JSON text.
   const args = custom ? custom["input"] : fn["arguments"];
   const text = typeof args === "string" ? args : isRecord(args) ? write(args) : undefined;
+  // A call's first delta from one literal (the keys are set again below, in the same order): V8
+  // keeps a literal's shape, while one grown key by key can die at a full collection and take the
+  // optimized code that reads it (the accumulator's, the Worker's) with it.
+  const chunk: ToolCallChunkDelta =
+    id && name && typeof index === "number" && !choice && !custom
+      ? { type: "tool-call-chunk", index, id, name }
+      : withChoice({ type: "tool-call-chunk" }, choice);
+  if (custom) chunk.inputFormat = "text";
+  if (typeof index === "number") chunk.index = index;
+  if (id) chunk.id = id;
+  if (name) chunk.name = name;
   if (text) chunk.argumentsDelta = text;
   // Gemini's OpenAI endpoint puts the thought signature on the call; it must go back next turn.
   if (isRecord(call["extra_content"])) chunk.providerMetadata = { extra_content: call["extra_content"] };
