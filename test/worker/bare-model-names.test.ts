@@ -166,3 +166,22 @@ describe("/v1/chat/completions maps a MODEL_ALIASES name, as its Azure deploymen
     expect(upstream.requests[0]!.body).toMatchObject({ model: "gpt-4o" });
   });
 });
+
+describe("/v1/chat/completions: a `*` pair never takes a name that names its provider", () => {
+  it("`openai/gpt-4o` goes to OpenAI with `*=anthropic/...` set for the agents; a name alone is still mapped", async () => {
+    const env = { ...live("openai"), ...live("anthropic"), MODEL_ALIASES: "*=anthropic/claude-test" };
+    const chat = (model: string, upstream: FakeUpstream) =>
+      send("/v1/chat/completions", { model, messages: [{ role: "user", content: PROMPT }] }, env, upstream);
+    const openai = scripted("openai", { text: "Shipped." });
+    // Failed before (96b94bf0): sent to Anthropic as claude-test, the client's own `<provider>/<model>` overridden.
+    expect((await chat("openai/gpt-4o", openai)).status).toBe(200);
+    expect(openai.requests.map((request) => request.url)).toEqual([expect.stringMatching(/\/chat\/completions$/)]);
+    expect(openai.requests[0]!.body).toMatchObject({ model: "gpt-4o" });
+    // A name alone, or one whose provider is no provider of the Worker's, is the agents' own: `*` maps it.
+    for (const model of ["gpt-4o", "vendor/model"]) {
+      const anthropic = scripted("anthropic", { text: "Shipped." });
+      expect((await chat(model, anthropic)).status).toBe(200);
+      expect(anthropic.requests[0]!.body).toMatchObject({ model: "claude-test" });
+    }
+  });
+});

@@ -7,7 +7,8 @@ import { HttpError, invalidField } from "../response/json-error.ts";
  * provider is everything before the first `/`, the model the rest (which may hold slashes, as
  * `openai/meta-llama/Llama-3.3-70B` for an OpenAI-compatible server does). The model id itself is
  * checked later with the rules of `POST /v1/stream`. Messages never repeat the client's value.
- * A name a pair of `aliases` (`MODEL_ALIASES`) maps goes where it maps first ({@link resolveAlias}).
+ * A name a pair of `aliases` (`MODEL_ALIASES`) maps goes where it maps first ({@link resolveAlias}),
+ * save that `*` alone never takes a name of one of `providers`.
  * With `bare`, a name without a `/` is that provider's model. A message about a missing or
  * malformed name says every form taken: a name alone with `bare`, one `MODEL_ALIASES` maps when
  * `aliases` has any, so that it never sends a client away from a name it could use.
@@ -20,7 +21,11 @@ export function providerModel(
   aliases: readonly ModelAlias[] = [],
 ): { provider: string; model: string } {
   const alias = typeof value === "string" ? resolveAlias(value, aliases) : undefined;
-  if (alias !== undefined) return { provider: alias.provider, model: alias.model };
+  // `*` alone, the agents' catch-all, never takes a name that names one of the providers
+  // (`openai/gpt-4o`): that is the client's own choice, which it served before any alias.
+  const at = typeof value === "string" ? value.indexOf("/") : -1;
+  const named = at > 0 && providers.includes((value as string).slice(0, at));
+  if (alias !== undefined && !(alias.name === "*" && named)) return { provider: alias.provider, model: alias.model };
   const aliased = aliases.length > 0;
   // A name without a provider (`gpt-4o-mini`) goes to the protocol's own provider when the caller
   // may serve it so (agent-model.ts bareNameProvider: offline, or with that provider's key).
