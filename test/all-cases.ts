@@ -133,6 +133,7 @@ import "./accumulate/partial-arguments.cases.ts";
 import "./accumulate/repeated-call-id.cases.ts";
 import "./accumulate/accumulator-snapshot.cases.ts";
 import "./accumulate/long-member-names.cases.ts";
+import "./pipeline/long-member-name-payloads.cases.ts";
 import "./accumulate/turn-blocks.cases.ts";
 import "./accumulate/choice-finish.cases.ts";
 import "./accumulate/displaced-calls.cases.ts";

@@ -3,7 +3,10 @@ import type { RepairResult } from "../json/json-repair.ts";
 import type { StreamErrorInfo } from "../shared/errors.ts";
 import type { JsonRepair, JsonValue } from "../shared/json.ts";
 import { isSpace } from "../shared/json-literal.ts";
-import { longMemberName, MAX_MEMBER_NAME_LENGTH } from "../shared/long-member-name.ts";
+import { LONG_MEMBER_NAME_KEY, longMemberName, MAX_MEMBER_NAME_LENGTH } from "../shared/long-member-name.ts";
+
+/** {@link LONG_MEMBER_NAME_KEY} as JSON text writes it: the name of arguments a payload held as an object. */
+const REPLACED_NAME = JSON.stringify(LONG_MEMBER_NAME_KEY).slice(0, -1);
 
 /** The outcome of parsing a call's arguments once it has completed; `text`, the JSON text a repair made of them. */
 export type ArgumentsResult =
@@ -146,7 +149,10 @@ export class ArgumentsBuffer {
     // Empty is not JSON either: `{}` is granted only to a call that was not cut short.
     if (!text.trim() && !options.cut) return { ok: true, value: {} };
     // Never parsed, nor repaired: V8 would keep such names interned (../shared/long-member-name.ts).
-    const long = longMemberName(text);
+    // A payload's object arguments (Gemini's, Ollama's, a whole response's) read with such a name
+    // hold the key that replaced it (parseJsonText): their text has it, never the name.
+    const replaced = text.length > REPLACED_NAME.length ? text.indexOf(REPLACED_NAME) : -1;
+    const long = replaced === -1 ? longMemberName(text) : replaced;
     if (long !== undefined)
       return failure("long-member-name", `have a member name longer than ${MAX_MEMBER_NAME_LENGTH} characters`, long);
     const parser = this.#parser;

@@ -1,7 +1,7 @@
 import { type ToolDefinition, toolName } from "../schema/tool-definition.ts";
 import type { ProviderDelta } from "../shared/deltas.ts";
 import { withChoice } from "../shared/values.ts";
-import { parseJsonText } from "../shared/long-member-name.ts";
+import { parseStrictJsonText } from "../shared/long-member-name.ts";
 
 /** What the unwrapper reads of a call: its name, id, event index, choice and arguments text so far. */
 export interface WrapperCall {
@@ -66,7 +66,7 @@ export function parallelUnwrapper(tools: readonly ToolDefinition[]): CallUnwrapp
     if (!accumulator || !held) return held;
     let value: unknown;
     try {
-      value = parseJsonText(call.args.text);
+      value = parseStrictJsonText(call.args.text);
     } catch {
       return false;
     }

@@ -11,7 +11,7 @@ import {
 } from "./anthropic-messages-wire.ts";
 import type { EncodableEvent } from "./protocol-encoder.ts";
 import { readToAnswer, TextBudget, type AnswerBuilder, type AnswerEvents } from "./read-to-answer.ts";
-import { parseJsonText } from "../shared/long-member-name.ts";
+import { parseStrictJsonText } from "../shared/long-member-name.ts";
 
 /** What a non-streaming Messages request gets: the message, or the error that kept it from finishing. */
 export type AnthropicMessageResult =
@@ -98,7 +98,7 @@ class AnthropicMessageBuilder implements AnswerBuilder<AnthropicMessageResult> {
 /** A call's input: its JSON object; arguments that are not JSON (an invalid call) stay as their text. */
 function parseInput(text: string): unknown {
   try {
-    return parseJsonText(text);
+    return parseStrictJsonText(text);
   } catch {
     // The model's own text, as the stream sent it: the client sees what the model wrote.
     return text;

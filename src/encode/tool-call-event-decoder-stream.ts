@@ -3,7 +3,7 @@ import type { SSEMessage } from "../framing/framing.ts";
 import { callKey } from "../shared/call-key.ts";
 import type { DiscardedToolCall, ToolCallEvent } from "../shared/events.ts";
 import { isRecord } from "../shared/values.ts";
-import { parseJsonText } from "../shared/long-member-name.ts";
+import { parseStrictJsonText } from "../shared/long-member-name.ts";
 
 type EventType = ToolCallEvent["type"];
 type FieldKind = "string" | "number" | "object" | "array";
@@ -179,7 +179,7 @@ export class ToolCallEventDecoderStream extends TransformStream<SSEMessage, Tool
 function readEvent(message: SSEMessage, type: EventType): ToolCallEvent | undefined {
   let value: unknown;
   try {
-    value = parseJsonText(message.data);
+    value = parseStrictJsonText(message.data);
   } catch {
     return undefined; // reported by the caller as malformed or truncated, without the payload
   }

@@ -2,7 +2,7 @@ import type { JsonRepair, JsonValue } from "../shared/json.ts";
 import { ownValue } from "../shared/values.ts";
 import { jsonFailure } from "./json-error-position.ts";
 import type { JsonParseFailure } from "./json-grammar.ts";
-import { parseJsonText } from "../shared/long-member-name.ts";
+import { parseStrictJsonText } from "../shared/long-member-name.ts";
 
 export type { JsonRepair };
 
@@ -53,7 +53,7 @@ export function repairJson(
   if (typeof rewritten === "object") return { ok: false, code: rewritten.reason, position: rewritten.offset + start };
   if (rewritten !== undefined && repairs.size > 0) {
     try {
-      return { ok: true, value: parseJsonText(rewritten) as JsonValue, repairs: [...repairs], text: rewritten };
+      return { ok: true, value: parseStrictJsonText(rewritten) as JsonValue, repairs: [...repairs], text: rewritten };
     } catch {
       // not repaired: the original text's error below
     }

@@ -10,8 +10,9 @@
  * each JSON text a body carries that it parses; the request kits send a tool result's text with
  * such a name as text, unparsed. Setting such a name on an object interns it too (a parser of
  * one's own gains nothing), so what a model or provider writes is never parsed with one: a call's
- * arguments are a `long-member-name` call, a payload is skipped ({@link parseJsonText}). No request
- * or response of any protocol has a member name near that long.
+ * arguments are a `long-member-name` call, and a payload is read with a reserved key in place of
+ * each such name ({@link parseJsonText}). No request or response of any protocol has a member name
+ * near that long.
  *
  * @module
  */
@@ -43,8 +44,12 @@ const COLON = 0x3a;
  * ```
  */
 export function longMemberName(text: string): number | undefined {
-  if (text.length <= MAX_MEMBER_NAME_LENGTH + 2) return undefined;
-  for (let open = text.indexOf('"'); open !== -1; ) {
+  return text.length <= MAX_MEMBER_NAME_LENGTH + 2 ? undefined : longName(text, 0)?.[0];
+}
+
+/** The quotes around the first member name past the limit at or after `from`, if any. */
+function longName(text: string, from: number): [open: number, close: number] | undefined {
+  for (let open = text.indexOf('"', from); open !== -1; ) {
     const close = closingQuote(text, open);
     if (close === -1) return undefined;
     if (
@@ -52,7 +57,7 @@ export function longMemberName(text: string): number | undefined {
       isName(text, close) &&
       readLength(text, open, close) > MAX_MEMBER_NAME_LENGTH
     )
-      return open;
+      return [open, close];
     open = text.indexOf('"', close + 1);
   }
   return undefined;
@@ -89,17 +94,56 @@ function readLength(text: string, open: number, close: number): number {
 }
 
 /**
- * `JSON.parse(text)`, save that a text with a member name longer than {@link MAX_MEMBER_NAME_LENGTH}
- * throws a `SyntaxError` unparsed, as a text that is not JSON does: for the text a model or a
- * provider writes (a payload, a call's arguments), whose names would stay interned (see the module).
+ * The member name {@link parseJsonText} reads in place of one longer than
+ * {@link MAX_MEMBER_NAME_LENGTH} characters, followed by a count (`1`, `2`, ...) so that two in one
+ * object stay two. It begins with a NUL character, which no name of a protocol holds; JSON text
+ * writes it as `"\u0000long-member-name1"`. Arguments that hold it are a `long-member-name` call.
+ *
+ * @example
+ * ```ts
+ * Object.keys(parseJsonText(`{"${"k".repeat(16_384)}":1}`) as object); // [`${LONG_MEMBER_NAME_KEY}1`]
+ * ```
+ */
+export const LONG_MEMBER_NAME_KEY = "\u0000long-member-name";
+
+/**
+ * `JSON.parse(text)` for the text a provider or a client writes (a payload, an error body), save
+ * that each member name longer than {@link MAX_MEMBER_NAME_LENGTH} characters is read as
+ * {@link LONG_MEMBER_NAME_KEY} and a count, never interned (see the module): the rest of the
+ * payload is read as sent, and the arguments holding such a key are a `long-member-name` call.
+ * Linear: the scan goes on from each name it replaces.
  *
  * @example
  * ```ts
  * parseJsonText('{"a":1}'); // { a: 1 }
- * parseJsonText(`{"${"k".repeat(16_384)}":1}`); // throws a SyntaxError
+ * parseJsonText(`{"${"k".repeat(16_384)}":1}`); // { "\u0000long-member-name1": 1 }
  * ```
  */
 export function parseJsonText(text: string): unknown {
+  let copy = "";
+  let done = 0;
+  let count = 0;
+  // From the first long name on (none: from the end), each replaced in one pass.
+  for (let found = longName(text, longMemberName(text) ?? text.length); found; found = longName(text, done)) {
+    copy += `${text.slice(done, found[0])}${JSON.stringify(`${LONG_MEMBER_NAME_KEY}${++count}`)}`;
+    done = found[1] + 1;
+  }
+  return JSON.parse(copy + text.slice(done));
+}
+
+/**
+ * `JSON.parse(text)` for a call's arguments (or a text repaired from them), save that a text with a
+ * member name longer than {@link MAX_MEMBER_NAME_LENGTH} throws a `SyntaxError` unparsed, as a
+ * text that is not JSON does: such arguments are the `long-member-name` call, never a value. So is
+ * a frame of the library's own events, whose writer never sends one: it is not turned into a call.
+ *
+ * @example
+ * ```ts
+ * parseStrictJsonText('{"a":1}'); // { a: 1 }
+ * parseStrictJsonText(`{"${"k".repeat(16_384)}":1}`); // throws a SyntaxError
+ * ```
+ */
+export function parseStrictJsonText(text: string): unknown {
   if (longMemberName(text) !== undefined) throw new SyntaxError("A member name is too long to parse.");
   return JSON.parse(text);
 }

@@ -3,38 +3,22 @@
 // `JSON.parse` reads it or a parser sets it on an object, and the names stay in the isolate's one
 // string table until a full collection, so each call of them costs the next more, another
 // client's too (src/shared/long-member-name.ts). The call is an `invalid-tool-call` of code
-// `long-member-name`, its raw text kept; a payload holding one is a `malformed-payload`, skipped.
+// `long-member-name`, its raw text kept; a payload holding one is read with a reserved key in its
+// place (test/pipeline/long-member-name-payloads.cases.ts).
 import {
   IncrementalJsonParser,
   repairJson,
-  streamToolCalls,
   ToolCallAccumulator,
   type ToolCallAccumulatorOptions,
   type ToolCallEvent,
 } from "../../src/index.ts";
+import { LONG_MEMBER_NAME_KEY, parseJsonText } from "../../src/shared/long-member-name.ts";
 import { pushCall } from "../support/accumulator-runs.ts";
+import { name, parsedLongNames } from "../support/long-names.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
-import { bytes, collect, fromChunks } from "../support/streams.ts";
 
-const name = (end: string): string => `${"k".repeat(16_399)}${end}`;
 /** An object of two names of 16,400 characters, alike but for their ends. */
 const LONG = `{"a":1,"${name("a")}":1,"${name("b")}":2}`;
-
-/** The texts holding a name past 16,383 characters `run` gives `JSON.parse`. */
-async function parsedLongNames(run: () => unknown): Promise<number> {
-  const parse = JSON.parse;
-  let seen = 0;
-  JSON.parse = (text: string, reviver?: Parameters<typeof parse>[1]) => {
-    if (typeof text === "string" && text.includes(name("a"))) seen++;
-    return parse(text, reviver);
-  };
-  try {
-    await run();
-  } finally {
-    JSON.parse = parse;
-  }
-  return seen;
-}
 
 /** The events of one call of arguments `text`, fed in fragments of 1,000 characters. */
 function callEvents(text: string, options: ToolCallAccumulatorOptions = {}): ToolCallEvent[] {
@@ -82,22 +66,14 @@ group("Member names V8 interns in quadratic time, written by a model", (test) =>
     assertEquals(parser.value, { a: 1 });
   });
 
-  test("a provider payload holding such a name is skipped as malformed, never parsed", async () => {
-    const call = { functionCall: { name: "t", args: { a: 1, [name("a")]: 1, [name("b")]: 2 } } };
-    const chunk = { candidates: [{ content: { role: "model", parts: [call] }, index: 0 }] };
-    const done = { candidates: [{ content: { role: "model", parts: [{ text: "" }] }, finishReason: "STOP" }] };
-    const text = { candidates: [{ content: { role: "model", parts: [{ text: "Calling." }] }, index: 0 }] };
-    // A first event that tells the protocol (detection parses events too, and would not know this one).
-    const body = [text, chunk, done].map((event) => `data: ${JSON.stringify(event)}\r\n\r\n`).join("");
-    for (const provider of ["gemini", undefined] as const) {
-      let events: { type: string; error?: { code: string } }[] = [];
-      const run = async () => (events = await collect(streamToolCalls(fromChunks([bytes(body)]), { provider })));
-      assertEquals(await parsedLongNames(run), 0, `${provider}: payloads parsed`);
-      assert(!events.some((event) => event.type === "tool-call"), `${provider}: a call`);
-      assertEquals(
-        events.filter((event) => event.type === "error").map((event) => event.error?.code),
-        ["malformed-payload"],
-      );
-    }
+  test("a payload reads each such name as the reserved key, a count apart; values and short names as sent", () => {
+    const escaped = `\\u006b${"k".repeat(16_399)}`; // 16,400 characters once read
+    const text = `{"${name("a")}":{"${escaped}":"${name("v")}","b":2},"c":["${name("s")}"],"${name("b")}" : 3}`;
+    assertEquals(parseJsonText(text), {
+      [`${LONG_MEMBER_NAME_KEY}1`]: { [`${LONG_MEMBER_NAME_KEY}2`]: name("v"), b: 2 },
+      c: [name("s")],
+      [`${LONG_MEMBER_NAME_KEY}3`]: 3,
+    });
+    assertEquals(LONG_MEMBER_NAME_KEY.charCodeAt(0), 0);
   });
 });

@@ -3,7 +3,7 @@ import { ToolCallStreamError } from "../../shared/errors.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { isRecord } from "../../shared/values.ts";
 import type { DecoderLimits } from "../provider-decoder.ts";
-import { longMemberName, parseJsonText } from "../../shared/long-member-name.ts";
+import { longMemberName, parseStrictJsonText } from "../../shared/long-member-name.ts";
 
 /**
  * The approval request of an `mcp_approval_request` item (see {@link approvalRequestOf}), the
@@ -55,7 +55,7 @@ export function approvalRequestOf(item: Record<string, unknown>): ApprovalReques
   if (typeof id !== "string" || typeof name !== "string" || typeof text !== "string") return undefined;
   let parsed: JsonValue;
   try {
-    parsed = parseJsonText(text.trim() || "{}") as JsonValue;
+    parsed = parseStrictJsonText(text.trim() || "{}") as JsonValue;
   } catch {
     parsed = null; // not JSON: the request keeps its text
   }

@@ -5,7 +5,7 @@ import { asText, idOf, type AssistantTurn, type ToolResult } from "../turn.ts";
 import { approvalAnswer, approvalRequestItem, approvalResponses } from "./openai-responses-approvals.ts";
 import { computerOutput, itemOf, type CallFields } from "./openai-responses-computer.ts";
 import { responsesTurnItems } from "./openai-responses-turn-items.ts";
-import { parseJsonText } from "../../shared/long-member-name.ts";
+import { parseStrictJsonText } from "../../shared/long-member-name.ts";
 
 /**
  * OpenAI Responses: the input items that replay the turn: its `reasoning` items (from
@@ -255,7 +255,7 @@ export function builtInItem(call: {
 function sentInput(call: { arguments: JsonValue; rawArguments?: string }): JsonValue {
   if (!call.rawArguments) return call.arguments;
   try {
-    return parseJsonText(call.rawArguments) as JsonValue;
+    return parseStrictJsonText(call.rawArguments) as JsonValue;
   } catch {
     return call.arguments;
   }
