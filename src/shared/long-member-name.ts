@@ -120,11 +120,14 @@ export const LONG_MEMBER_NAME_KEY = "\u0000long-member-name";
  * ```
  */
 export function parseJsonText(text: string): unknown {
+  const first = longMemberName(text);
+  // Every payload comes here: one without such a name (all but a hostile one) is parsed as it is.
+  if (first === undefined) return JSON.parse(text);
   let copy = "";
   let done = 0;
   let count = 0;
-  // From the first long name on (none: from the end), each replaced in one pass.
-  for (let found = longName(text, longMemberName(text) ?? text.length); found; found = longName(text, done)) {
+  // From the first long name on, each replaced in one pass.
+  for (let found = longName(text, first); found; found = longName(text, done)) {
     copy += `${text.slice(done, found[0])}${JSON.stringify(`${LONG_MEMBER_NAME_KEY}${++count}`)}`;
     done = found[1] + 1;
   }
