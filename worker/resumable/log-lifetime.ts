@@ -25,8 +25,9 @@ const EXPIRY_SLACK_MS = 60_000;
 
 /**
  * Writes response `id`'s log header and its first expiry in one commit (so a log that a restart
- * cuts is dropped too), and moves the object's alarm when this expiry is now the earliest.
- * Returns the expiry and the alarm's promise, if it moved.
+ * cuts is dropped too), with what `withHeader` writes (a run's request body), and moves the
+ * object's alarm when this expiry is now the earliest. Returns the expiry and the alarm's promise,
+ * if it moved; throws, having written nothing, when the commit fails.
  *
  * @example
  * ```ts
@@ -41,10 +42,12 @@ export function beginStoredLog(
   headers: Record<string, string>,
   replacing: boolean,
   resumeTtlMs: number,
+  withHeader?: () => void,
 ): { expiry: number; armed: Promise<void> | undefined } {
   const expiry = Date.now() + resumeTtlMs + EXPIRY_SLACK_MS;
   const earliest = storage.transactionSync(() => {
     writer.begin(kind, headers, replacing);
+    withHeader?.();
     return new Expiries(storage.kv).set(id, expiry);
   });
   return { expiry, armed: earliest ? storage.setAlarm(expiry) : undefined };

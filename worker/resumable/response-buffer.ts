@@ -10,17 +10,15 @@ import { openRunEvents, toRunEvent } from "../services/tool-loop.ts";
 import { platformRuntime, type Runtime } from "../runtime.ts";
 import { demoTools } from "../demo-tools/index.ts";
 import { expireDue } from "./expiry-alarm.ts";
-import type { AnyEvent } from "./log-pump.ts";
-import { beginStoredLog, pumpToEnd, storageBackedLog } from "./log-lifetime.ts";
 import { keyedStore } from "./keyed-store.ts";
 import { recordedTools } from "./recorded-tools.ts";
 import { objectNameOf } from "./response-id.ts";
-import type { ResponseLogLimits } from "./log-batch.ts";
 import { isolateLogBudget, type LogBudget } from "./log-budget.ts";
 import { ResponseReaders } from "./response-readers.ts";
-import { RunningResponse } from "./running-response.ts";
+import type { RunningResponse } from "./running-response.ts";
+import { beginResponse, type OpenedEvents, type ResponseHost } from "./response-begin.ts";
 import { runRequestOf, type RunStart } from "./run-start.ts";
-import { loadMeta, LogWriter, type FrameStore, type LogKind } from "./response-log-storage.ts";
+import { loadMeta, type FrameStore } from "./response-log-storage.ts";
 import { storedLogResponse } from "./stored-cursor.ts";
 import { StoredKeeps } from "./stored-keeps.ts";
 import { StoredQuota } from "./stored-quota.ts";
@@ -29,7 +27,6 @@ import { liveLogResponse, restoreStoredLog, UNKNOWN } from "./stored-log-attach.
 
 /** Where a run's request body is kept (under its response's keys), to tell a retry of the same run from another. */
 const RUN_BODY_KEY = "run:body";
-type Opened = { batches: ReadableStream<readonly AnyEvent[]>; headers: Record<string, string> }; // as #begin opens it
 const ALREADY_STARTED = (): HttpError =>
   new HttpError(409, { code: "invalid_request", message: "This response has already started." });
 
@@ -184,11 +181,6 @@ export class ResponseBuffer extends DurableObject<Env> {
     return this.#context().settings;
   }
 
-  #limits(): ResponseLogLimits {
-    const { resumeMaxEvents, resumeMaxBytes } = this.#settings();
-    return { maxFrames: resumeMaxEvents, maxBytes: resumeMaxBytes };
-  }
-
   /** Response `id`'s keys in this object's storage. */
   #store(id: string): FrameStore {
     return keyedStore(this.ctx.storage.kv, id);
@@ -198,9 +190,10 @@ export class ResponseBuffer extends DurableObject<Env> {
     if (this.#running.has(id) || this.#opening.has(id) || loadMeta(this.#store(id))) throw ALREADY_STARTED();
     // Arrays already one per log write window (the chain's own): the pump writes each as it comes.
     const context = this.#context();
-    return this.#begin(id, "stream", false, client, (controller) =>
-      openEventBatches(streamRequest, context, controller.signal, true, context.settings.resumeWriteWindowMs),
-    );
+    const open = (controller: AbortController) =>
+      openEventBatches(streamRequest, context, controller.signal, true, context.settings.resumeWriteWindowMs);
+    await beginResponse(this.#host(), { id, kind: "stream", replacing: false, client, store: this.#store(id), open });
+    return undefined;
   }
 
   async #startRun(id: string, run: RunStart, retry: boolean, client: string): Promise<undefined> {
@@ -217,57 +210,37 @@ export class ResponseBuffer extends DurableObject<Env> {
     if (this.#running.has(id) || (meta?.done && !meta.interrupted)) return;
     const tools = recordedTools(this.#tools ?? demoTools({ timers: this.#runtime.timers }), store);
     const request = runRequestOf(run, tools);
-    await this.#begin(id, "run", meta !== undefined, client, async (controller) => {
+    const open = async (controller: AbortController): Promise<OpenedEvents> => {
       const { events, headers } = await openRunEvents(request, this.#context(), controller);
       const runEvents = events.pipeThrough(
         new TransformStream({ transform: (event, out) => out.enqueue(toRunEvent(event)) }),
       );
       return { batches: readyBatches(runEvents), headers: { ...EVENT_STREAM_HEADERS, ...headers } };
+    };
+    // Kept with the log's header, once the run started (a first model call that fails leaves nothing behind).
+    const withHeader = () => store.put(RUN_BODY_KEY, run.body);
+    await beginResponse(this.#host(), {
+      id,
+      kind: "run",
+      replacing: meta !== undefined,
+      client,
+      store,
+      open,
+      withHeader,
     });
-    // Kept once the run started (a first model call that fails leaves nothing behind).
-    store.put(RUN_BODY_KEY, run.body);
   }
 
-  /**
-   * Opens the events of response `id` (errors before the stream are thrown as JSON errors), then
-   * runs them into the log, which its clients read; `replacing` when an earlier log is stored (a run
-   * retried after a restart cut it).
-   */
-  async #begin(
-    id: string,
-    kind: LogKind,
-    replacing: boolean,
-    client: string,
-    open: (controller: AbortController) => Promise<Opened>,
-  ): Promise<undefined> {
-    const upstream = new AbortController();
-    this.#opening.set(id, upstream);
-    // Refused before its provider is called if its first client would find no place; the place
-    // held is kept through to that client's attach (`response-readers.ts`).
-    const { batches, headers } = await this.#readers
-      .whileOpening(id, client, () => open(upstream))
-      .finally(() => this.#opening.delete(id));
-    const limits = this.#limits();
-    const { detachedLimitMs, resumeTtlMs, resumeWriteWindowMs } = this.#settings();
-    const store = this.#store(id);
-    const writer = new LogWriter(store, limits);
-    // What its readers have yet to read, in memory; the rest from storage (`log-budget.ts`).
-    const log = storageBackedLog(limits, store, writer, this.#budget ?? isolateLogBudget(this.env));
-    const running = new RunningResponse(log, headers, upstream, this.#runtime.timers, detachedLimitMs);
-    this.#running.set(id, running);
-    const { expiry, armed } = beginStoredLog(this.ctx.storage, id, writer, kind, headers, replacing, resumeTtlMs);
-    // A stream's arrays come one per write window already (the chain's own); a run's (every loop
-    // event ready) are grouped by the pump's own window.
-    const groupMs = kind === "stream" ? 0 : resumeWriteWindowMs;
-    const release = (): void => {
-      this.#readers.forgo(id); // its first client's place, if it never came (`response-readers.ts`)
-      if (this.#running.get(id) === running) this.#running.delete(id);
-    };
-    // A client that reads nothing holds the log full for the detached limit at most (`log-pump.ts`).
-    const lagLimitMs = detachedLimitMs;
-    const options = { timers: this.#runtime.timers, groupMs, lagLimitMs, resumeTtlMs, expiry, release };
-    this.ctx.waitUntil(pumpToEnd(this.ctx.storage, id, running, batches, writer, options).finally(() => armed));
-    return undefined;
+  /** What {@link beginResponse} starts a response in: this object's parts, its settings now. */
+  #host(): ResponseHost {
+    const budget = (): LogBudget => this.#budget ?? isolateLogBudget(this.env);
+    const [ctx, running, opening, readers, timers] = [
+      this.ctx,
+      this.#running,
+      this.#opening,
+      this.#readers,
+      this.#runtime.timers,
+    ];
+    return { ctx, running, opening, readers, timers, settings: this.#settings(), budget };
   }
 
   /**
