@@ -336,19 +336,29 @@ describe("Chat Completions: tool_choice allowed_tools (openai 6's ChatCompletion
     expect(upstream.requests).toHaveLength(0);
   });
 
-  it("mode required with no tool listed is a 400 naming the list: no tool could be called", async () => {
-    const upstream = scripted("openai", { text: "Sunny." });
-    const error = await openai("openai", upstream)
-      .chat.completions.create({
-        model: "openai/m",
-        messages: [{ role: "user", content: "Weather in Paris?" }],
-        tools: [tool("get_weather")],
-        tool_choice: { type: "allowed_tools", allowed_tools: { mode: "required", tools: [] } },
-      })
-      .catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ status: 400, param: "tool_choice.allowed_tools.tools" });
-    expect(upstream.requests).toHaveLength(0);
-  });
+  // Mode auto was sent on as `tool_choice: "auto"` with no `tools`, which OpenAI refuses.
+  for (const mode of ["required", "auto"] as const)
+    it(`mode ${mode} with no tool listed is OpenAI's empty_array 400 naming the list, as on /v1/responses`, async () => {
+      const upstream = scripted("openai", { text: "Sunny." });
+      const error = await openai("openai", upstream)
+        .chat.completions.create({
+          model: "openai/m",
+          messages: [{ role: "user", content: "Weather in Paris?" }],
+          tools: [tool("get_weather")],
+          tool_choice: { type: "allowed_tools", allowed_tools: { mode, tools: [] } },
+        })
+        .catch((caught: unknown) => caught);
+      expect(error).toMatchObject({
+        status: 400,
+        param: "tool_choice.allowed_tools.tools",
+        code: "empty_array",
+        error: {
+          message:
+            "Invalid 'tool_choice.allowed_tools.tools': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+        },
+      });
+      expect(upstream.requests).toHaveLength(0);
+    });
 });
 
 describe("@anthropic-ai/sdk: search_result blocks (SearchResultBlockParam), in a tool result and a user message", () => {

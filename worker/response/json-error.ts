@@ -17,7 +17,7 @@ export type ErrorCode =
   // Azure OpenAI's own code (its casing) for a deployment it cannot route (/openai/deployments/...).
   | "DeploymentNotFound"
   | "unknown_field"
-  // OpenAI's own codes for an array of the wrong length (`tool_choice.tools` of /v1/responses).
+  // OpenAI's own codes for an array of the wrong length (an allowed_tools list of /v1/responses and Chat).
   | "empty_array"
   | "array_above_max_length"
   | "unauthorized"
@@ -102,6 +102,19 @@ export function errorResponse(error: HttpError): Response {
 /** Shorthand for a 400 about one field of the request. */
 export function invalidField(field: string, message: string): HttpError {
   return new HttpError(400, { code: "invalid_request", message, field });
+}
+
+/**
+ * OpenAI's 400 for an array at `field` of `length` entries, outside 1 to `max`: its code
+ * (`empty_array`, `array_above_max_length`) and its message, which openai-node and the clients
+ * that match on them read as they would OpenAI's.
+ */
+export function arrayLengthError(field: string, length: number, max: number): HttpError {
+  const message =
+    length === 0
+      ? `Invalid '${field}': empty array. Expected an array with minimum length 1, but got an empty array instead.`
+      : `Invalid '${field}': array too long. Expected an array with maximum length ${max}, but got an array with length ${length} instead.`;
+  return new HttpError(400, { code: length === 0 ? "empty_array" : "array_above_max_length", message, field });
 }
 
 /**

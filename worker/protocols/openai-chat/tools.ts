@@ -12,7 +12,7 @@
  * @module
  */
 import type { JsonValue } from "../../../src/index.ts";
-import { invalidField } from "../../response/json-error.ts";
+import { arrayLengthError, invalidField } from "../../response/json-error.ts";
 import { own } from "../../request/json-fields.ts";
 import { arrayAt, CHAT_BOUNDS, idAt, objectAt, stringAt, toolCallAt, toolNameAt } from "../client-request.ts";
 import { customCall, customFormatAt, customParameters } from "../custom-calls.ts";
@@ -67,12 +67,9 @@ export function chatTools(fields: Record<string, unknown>): ChatTools {
       throw invalidField(`${at}.${kind}.name`, `\`${at}.${kind}.name\` names no tool of \`tools\`.`);
     return name;
   });
-  // The provider would be offered no tool and told to call one.
-  if (mode === "required" && allowed.length === 0)
-    throw invalidField(
-      "tool_choice.allowed_tools.tools",
-      "`tool_choice.allowed_tools.tools` lists no tool, and mode required calls one.",
-    );
+  // None listed is OpenAI's empty-array 400 in either mode, as /v1/responses answers it: else the
+  // provider would be sent a choice and no tool (which OpenAI refuses), or told to call none of none.
+  if (allowed.length === 0) throw arrayLengthError("tool_choice.allowed_tools.tools", 0, 128);
   return { ...base, toolChoice: mode, allowed: new Set(allowed) };
 }
 

@@ -1,4 +1,4 @@
-import { HttpError, invalidField } from "../../response/json-error.ts";
+import { arrayLengthError, invalidField } from "../../response/json-error.ts";
 import { isObject, own } from "../../request/json-fields.ts";
 import { upstreamProviders } from "../../upstream/providers/index.ts";
 import type { CallRules } from "../../services/call-rules.ts";
@@ -23,7 +23,7 @@ export function allowedToolsOf(
   // 1 to 128 entries, as OpenAI's API (and Open Responses' `AllowedToolsParam`) bounds the list,
   // refused with OpenAI's own code and words; a set, each name looked up among up to 1,024 tools.
   const listed = arrayAt(own(value, "tools"), "tool_choice.tools");
-  if (listed.length < 1 || listed.length > 128) throw arrayLength("tool_choice.tools", listed.length, 128);
+  if (listed.length < 1 || listed.length > 128) throw arrayLengthError("tool_choice.tools", listed.length, 128);
   const offered = new Set(tools?.map((tool) => tool.name));
   return new Set(
     listed.flatMap((entry, i) => {
@@ -94,17 +94,4 @@ export function callRulesOf(
   const mostCalls = mostCallsOf(settings);
   const rules = { ...(allowed && { allowedTools: allowed }), ...(mostCalls !== undefined && { mostCalls }) };
   return { ...rules, failEmpty: true };
-}
-
-/**
- * OpenAI's 400 for an array at `field` of `length` entries, outside 1 to `max`: its code
- * (`empty_array`, `array_above_max_length`) and its message, which openai-node and the clients
- * that match on them read as they would OpenAI's.
- */
-function arrayLength(field: string, length: number, max: number): HttpError {
-  const message =
-    length === 0
-      ? `Invalid '${field}': empty array. Expected an array with minimum length 1, but got an empty array instead.`
-      : `Invalid '${field}': array too long. Expected an array with maximum length ${max}, but got an array with length ${length} instead.`;
-  return new HttpError(400, { code: length === 0 ? "empty_array" : "array_above_max_length", message, field });
 }
