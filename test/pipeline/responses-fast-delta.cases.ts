@@ -16,6 +16,8 @@ const eventData = fc
         "response.function_call_arguments.delta",
         "response.output_text.delta",
         "response.reasoning_summary_text.delta",
+        "response.reasoning_text.delta",
+        "response.reasoning.delta", // Open Responses' name of the raw reasoning's
       ),
       fc.constantFrom(
         "response.custom_tool_call_input.delta",

@@ -50,7 +50,7 @@ const BUILT_IN_ITEMS = /^(apply_patch|shell|local_shell|mcp|tool_search|computer
  * `providerExecuted` call right before its block. So are `additional_tools` (tools made available from it on) and `mcp_list_tools` items (an MCP server's tools). A call whose item never came done ends with its item in
  * `response.completed`; one never announced (a gateway sends its item only done, or only in that output) starts there,
  * known by its item id, else by its place there. A reasoning summary's parts are joined with a blank line, as Codex
- * shows them; a `reasoning-delta` says whether it is the summary or the raw reasoning (`field`).
+ * shows them; a `reasoning-delta` says whether it is the summary or the raw reasoning (`field`, either name of its events).
  *
  * @example
  * ```ts
@@ -162,6 +162,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
       case "response.reasoning_summary_part.added":
       case "response.reasoning_summary_text.delta":
       case "response.reasoning_text.delta":
+      case "response.reasoning.delta": // Open Responses' name of `reasoning_text.delta` (its spec, vLLM, Ollama)
         return this.#onDelta(type, text, 0);
       case "response.completed":
       case "response.incomplete":
@@ -216,8 +217,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
   /** A delta event read fast (or a text's, reasoning's): a call's argument fragment (the item at `index`'s), a text's or reasoning's delta. */
   #onDelta(type: string, text: string | undefined, index: number): void {
     if (!text) return;
-    if (type === "response.function_call_arguments.delta")
-      this.#emit({ type: "tool-call-chunk", index, argumentsDelta: text });
+    if (type.endsWith("arguments.delta")) this.#emit({ type: "tool-call-chunk", index, argumentsDelta: text });
     else if (type === "response.output_text.delta") this.#emit({ type: "text-delta", text });
     else this.#emit({ type: "reasoning-delta", text, field: type.includes("summary") ? "summary" : "content" });
   }

@@ -8,7 +8,7 @@ const INTEGER = "0|[1-9]\\d{0,8}";
 
 /** A delta event's start through the colon of its `sequence_number`, as OpenAI writes it. */
 const HEAD =
-  /^\{"type":"(response\.(?:function_call_arguments|output_text|reasoning_summary_text|reasoning_text)\.delta)","sequence_number":/;
+  /^\{"type":"(response\.(?:function_call_arguments|output_text|reasoning_summary_text|reasoning_text|reasoning)\.delta)","sequence_number":/;
 
 /**
  * What follows the sequence number through the delta's opening quote: the item's id and output

@@ -19,8 +19,13 @@ import { bytes, collect, fromChunks } from "../../support/streams.ts";
 const SUMMARY = [{ type: "summary_text", text: "Sum." }];
 const CONTENT = [{ type: "reasoning_text", text: "Deep thought." }];
 
-/** A reasoning item (summary then raw reasoning, or raw reasoning alone as gpt-oss sends it), then a call. */
-function body(summary: boolean): string {
+/**
+ * A reasoning item (summary then raw reasoning, or raw reasoning alone as gpt-oss sends it), then a
+ * call; `raw` names the raw reasoning's events: OpenAI's `reasoning_text`, or Open Responses'
+ * `reasoning` (its spec's `ResponseReasoningDeltaStreamingEvent`, `type: "response.reasoning.delta"`,
+ * ../shared/conformance/open-responses/openapi.json), which its servers (vLLM, Ollama, LM Studio) stream.
+ */
+function body(summary: boolean, raw: "reasoning_text" | "reasoning" = "reasoning_text"): string {
   const at = { item_id: "rs_1", output_index: 0 };
   const events = [
     { type: "response.created", response: { id: "resp_1", status: "in_progress", output: [] } },
@@ -32,9 +37,9 @@ function body(summary: boolean): string {
         ]
       : []),
     { type: "response.content_part.added", ...at, content_index: 0, part: { type: "reasoning_text", text: "" } },
-    { type: "response.reasoning_text.delta", ...at, content_index: 0, delta: "Deep " },
-    { type: "response.reasoning_text.delta", ...at, content_index: 0, delta: "thought." },
-    { type: "response.reasoning_text.done", ...at, content_index: 0, text: "Deep thought." },
+    { type: `response.${raw}.delta`, ...at, content_index: 0, delta: "Deep " },
+    { type: `response.${raw}.delta`, ...at, content_index: 0, delta: "thought." },
+    { type: `response.${raw}.done`, ...at, content_index: 0, text: "Deep thought." },
     {
       type: "response.output_item.done",
       output_index: 0,
@@ -62,8 +67,10 @@ function body(summary: boolean): string {
     .join("");
 }
 
-async function run(summary: boolean): Promise<ToolCallEvent[]> {
-  const events = await collect(streamToolCalls(fromChunks([bytes(body(summary))]), { provider: "openai-responses" }));
+async function run(summary: boolean, raw?: "reasoning_text" | "reasoning"): Promise<ToolCallEvent[]> {
+  const events = await collect(
+    streamToolCalls(fromChunks([bytes(body(summary, raw))]), { provider: "openai-responses" }),
+  );
   assertEventInvariants(events);
   return events;
 }
@@ -89,6 +96,20 @@ group("OpenAI Responses: a reasoning item's summary and raw reasoning text", (te
         ["thought.", "content"],
       ],
     );
+  });
+
+  test("an Open Responses server's raw reasoning (response.reasoning.delta) streams as OpenAI's does", async () => {
+    // It was dropped: no reasoning delta, the finish's `reasoning` empty, only the item's content kept.
+    const events = await run(false, "reasoning");
+    assertEquals(
+      events.filter((event) => event.type === "reasoning-delta").map((event) => [event.text, event.field]),
+      [
+        ["Deep ", "content"],
+        ["thought.", "content"],
+      ],
+    );
+    assertEquals(assertFinished(events).reasoning, "Deep thought.");
+    assertEquals(events, await run(false, "reasoning_text"));
   });
 
   test("the finish keeps the item's content, and responsesInputItems sends it back", async () => {
