@@ -12,8 +12,8 @@
 //     answers: a little text and one tool call), responses-no-store (`store: false`) and
 //     tool-args-10k (one call of 10 KB arguments in 1-6 character fragments, streamed chat);
 //   - concurrency (LOAD_CONCURRENCY) 1, 10 and 50, LOAD_N requests at each (default 200, 400,
-//     500), the direct request to the upstream first, then each workerd (their order turned at
-//     each step).
+//     500), the direct request to the upstream first, then each workerd, the requests in as many
+//     blocks as targets, the order turned at each (A B C, B C A, C A B: each target in each place once).
 // Per target and step: req/s, p50 / p99 of the total time and of the time to first content
 // (the first text or tool-call delta), the p50 overhead over the direct request, workerd CPU per
 // request (the run time of its threads, /proc/<pid>/task/*/schedstat, before and after the step,
@@ -147,7 +147,7 @@ async function main(): Promise<void> {
     let served0 = 0;
     for (const name of NAMES) {
       const workload: Workload = ALL[name]!;
-      for (const [step, c] of LEVELS.entries()) {
+      for (const c of LEVELS) {
         // The 10 KB call's bodies are about a megabyte each: a quarter of the requests.
         const n = Math.max(20, Math.round(countAt(c) / (workload.size === "big" ? 4 : 1)));
         const direct = await load("direct", workload, "pass", origin, c, n);
@@ -160,20 +160,33 @@ async function main(): Promise<void> {
           cpuMs: Number.NaN,
           peakRss: Number.NaN,
         });
-        const order = step % 2 === 0 ? served : [...served].reverse();
-        for (const { served: s, kind } of order) {
-          let peak = 0;
-          const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(s.pids))), 100);
-          const before = cpuMs(s.pids);
-          const { samples, wallMs } = await load(s, workload, kind, origin, c, n);
-          const cpu = (cpuMs(s.pids) - before) / n;
-          clearInterval(sampler);
+        // Each target's requests in as many blocks as there are targets, their order turned by one
+        // at each block (A B C, B C A, C A B): each target takes each place once. With one order a
+        // place's own cost (measured right after another target, or first after the direct
+        // request) went to the same target at every step of a concurrency: stop 71 served two
+        // copies of one tree side by side at c=50, at 2.59 and 2.48 times the pass-through's CPU.
+        const order = served;
+        const blocks = order.length;
+        const measured = new Map<Served, { samples: Sample[]; wallMs: number; cpu: number; peak: number }>();
+        for (let block = 0; block < blocks; block++) {
+          const count = Math.floor(n / blocks) + (block < n % blocks ? 1 : 0);
+          for (const { served: s, kind } of [...order.slice(block), ...order.slice(0, block)]) {
+            const sum = measured.get(s) ?? { samples: [], wallMs: 0, cpu: 0, peak: 0 };
+            measured.set(s, sum);
+            const sampler = setInterval(() => (sum.peak = Math.max(sum.peak, rssMiB(s.pids))), 100);
+            const before = cpuMs(s.pids);
+            const { samples, wallMs } = await load(s, workload, kind, origin, c, count);
+            sum.cpu += cpuMs(s.pids) - before;
+            clearInterval(sampler);
+            sum.samples.push(...samples);
+            sum.wallMs += wallMs;
+            sum.peak = Math.max(sum.peak, rssMiB(s.pids));
+          }
+        }
+        for (const { served: s } of order) {
+          const { samples, wallMs, cpu, peak } = measured.get(s)!;
           served0 += n;
-          rows.push({
-            ...summarize(name, c, s.name, samples, wallMs, directP50),
-            cpuMs: cpu,
-            peakRss: Math.max(peak, rssMiB(s.pids)),
-          });
+          rows.push({ ...summarize(name, c, s.name, samples, wallMs, directP50), cpuMs: cpu / n, peakRss: peak });
           const failed = samples.find((x) => !x.ok);
           if (failed) console.log(`  ${s.name} ${name} c=${c}: first failure: ${failed.error ?? "malformed answer"}`);
         }

@@ -12,6 +12,20 @@ export const HEARTBEAT_MS = 15_000;
 /** An SSE comment line: every SSE reader skips it (the spec's lines starting with a colon). */
 const HEARTBEAT = ": keep-alive\n\n";
 
+/**
+ * Each frame's bytes, encoded once per isolate, not once per answer: the frames are the Worker's
+ * own constants (never a client's), so this holds a few entries. Enqueuing the same bytes on many
+ * streams is what one stream already does at each beat: a default stream never detaches them.
+ */
+const frameBytes = new Map<string, Uint8Array>();
+
+/** `frame`'s bytes, kept in {@link frameBytes}. */
+function encodedFrame(frame: string): Uint8Array {
+  const bytes = new TextEncoder().encode(frame);
+  frameBytes.set(frame, bytes);
+  return bytes;
+}
+
 /** Options of {@link withHeartbeat}. */
 export interface HeartbeatOptions {
   /**
@@ -68,7 +82,7 @@ export function withHeartbeat(
   const { source, map, end, finished } = step;
   // The chain's arrays taken as it passes them on, with no read of its stream per array.
   const reader = batchReader(source);
-  const bytes = new TextEncoder().encode(frame);
+  const bytes = frameBytes.get(frame) ?? encodedFrame(frame);
   let lastWrite = timers.now();
   let timer: TimerHandle | undefined;
   let waiting = false;

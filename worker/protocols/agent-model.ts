@@ -43,8 +43,21 @@ export function agentModel(
  * none, and such a name must be mapped (`MODEL_ALIASES`) or written `<provider>/<model>`.
  */
 export function bareNameProvider(env: Env, native: string): string | undefined {
-  return !anyProviderKey(env) || providerTarget(upstreamProvider(native), env).live ? native : undefined;
+  const known = bareOf.get(env);
+  if (known?.has(native)) return known.get(native);
+  const bare = !anyProviderKey(env) || providerTarget(upstreamProvider(native), env).live ? native : undefined;
+  if (known === undefined) bareOf.set(env, new Map([[native, bare]]));
+  else known.set(native, bare);
+  return bare;
 }
+
+/**
+ * {@link bareNameProvider}'s answer for each bindings object and protocol: workerd hands every
+ * request of an isolate the same bindings, whose variables never change, so the keys are looked at
+ * once, not on every request of a protocol (a name with its provider never needs them). A setting
+ * that fails is not kept: every request still meets its `SettingsError`.
+ */
+const bareOf = new WeakMap<Env, Map<string, string | undefined>>();
 
 /** The names `MODEL_ALIASES` maps (without wildcards), for `GET /v1/models`. */
 export function aliasNames(aliases: readonly ModelAlias[]): string[] {

@@ -33,21 +33,23 @@ export function providerModel(
     return providers.includes(value)
       ? providerModel(`${value}/`, providers, field, bare, aliases)
       : { provider: bare, model: value };
-  const shape = [
-    `<provider>/<model>, the provider one of: ${providers.join(", ")} (as in ${providers[0]}/gpt-4o-mini)`,
-    ...(bare === undefined ? [] : [`or a model name alone, which ${bare} serves`]),
-    ...(aliased ? ["or a name the MODEL_ALIASES variable maps"] : []),
-  ].join(", ");
-  if (typeof value !== "string" || value === "") throw invalidField(field, `\`${field}\` is required: ${shape}.`);
+  // The forms taken, written only for an error: a request that names its model well never needs them.
+  const shape = (): string =>
+    [
+      `<provider>/<model>, the provider one of: ${providers.join(", ")} (as in ${providers[0]}/gpt-4o-mini)`,
+      ...(bare === undefined ? [] : [`or a model name alone, which ${bare} serves`]),
+      ...(aliased ? ["or a name the MODEL_ALIASES variable maps"] : []),
+    ].join(", ");
+  if (typeof value !== "string" || value === "") throw invalidField(field, `\`${field}\` is required: ${shape()}.`);
   const slash = value.indexOf("/");
   const provider = slash < 0 ? value : value.slice(0, slash);
   if (!providers.includes(provider))
     throw new HttpError(400, {
       code: "unknown_provider",
-      message: `\`${field}\` names no provider of this Worker: use ${shape}.`,
+      message: `\`${field}\` names no provider of this Worker: use ${shape()}.`,
       field,
     });
-  if (slash === value.length - 1 || slash < 0) throw invalidField(field, `\`${field}\` must be ${shape}.`);
+  if (slash === value.length - 1 || slash < 0) throw invalidField(field, `\`${field}\` must be ${shape()}.`);
   return { provider, model: value.slice(slash + 1) };
 }
 

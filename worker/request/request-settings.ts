@@ -37,15 +37,28 @@ export function withRequestSettings<T>(
   parse: () => T,
 ): T {
   const outer = current;
-  current = {
-    searchModels: settings.openaiServerTools.has("web_search"),
-    storagePrefixes: settings.allowedStorageUrls.map(storagePrefix),
-  };
+  current = ofSettings.get(settings) ?? readRequestSettings(settings);
   try {
     return parse();
   } finally {
     current = outer;
   }
+}
+
+/**
+ * What each settings object holds for the parsers, read once: the Worker reads its settings once
+ * per bindings object (../http/auth.ts), so this is once per isolate, not once per request. A
+ * malformed prefix is not kept: every request still meets its `SettingsError`.
+ */
+const ofSettings = new WeakMap<object, RequestSettings>();
+
+function readRequestSettings(settings: Pick<Settings, "allowedStorageUrls" | "openaiServerTools">): RequestSettings {
+  const read = {
+    searchModels: settings.openaiServerTools.has("web_search"),
+    storagePrefixes: settings.allowedStorageUrls.map(storagePrefix),
+  };
+  ofSettings.set(settings, read);
+  return read;
 }
 
 /**
