@@ -101,6 +101,10 @@ group("OpenAI Responses fast path", (test) => {
       read(data.replace('"item_id":"fc_1","output_index":1', '"output_index":1,"item_id":"fc_1"')),
       expected,
     );
+    // Open Responses' raw reasoning, named as the spec names it (not OpenAI's reasoning_text).
+    const raw = new ResponsesFastDelta();
+    assertEquals(raw.read(data.replace("function_call_arguments", "reasoning")), '{"a');
+    assertEquals(raw.type, "response.reasoning.delta");
     assertEquals(read(` ${data}`), undefined);
     assertEquals(read(data.replace('"obfuscation":"x"', '"obfuscation":"x","y":1')), undefined);
     // The property above compares both paths only where the fast one is taken.

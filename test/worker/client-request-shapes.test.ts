@@ -359,6 +359,26 @@ describe("Chat Completions: tool_choice allowed_tools (openai 6's ChatCompletion
       });
       expect(upstream.requests).toHaveLength(0);
     });
+
+  // Past OpenAI's 128 entries it was sent on, where /v1/responses answers array_above_max_length.
+  it("a list of 129 entries is OpenAI's array_above_max_length 400 naming the list, as on /v1/responses", async () => {
+    const upstream = scripted("openai", { text: "Sunny." });
+    const entry = { type: "function" as const, function: { name: "get_weather" } };
+    const error = await openai("openai", upstream)
+      .chat.completions.create({
+        model: "openai/m",
+        messages: [{ role: "user", content: "Weather in Paris?" }],
+        tools: [tool("get_weather")],
+        tool_choice: { type: "allowed_tools", allowed_tools: { mode: "auto", tools: Array(129).fill(entry) } },
+      })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({
+      status: 400,
+      param: "tool_choice.allowed_tools.tools",
+      code: "array_above_max_length",
+    });
+    expect(upstream.requests).toHaveLength(0);
+  });
 });
 
 describe("@anthropic-ai/sdk: search_result blocks (SearchResultBlockParam), in a tool result and a user message", () => {

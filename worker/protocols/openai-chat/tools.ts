@@ -55,7 +55,12 @@ export function chatTools(fields: Record<string, unknown>): ChatTools {
   if (mode !== "auto" && mode !== "required")
     throw invalidField("tool_choice.allowed_tools.mode", "`tool_choice.allowed_tools.mode` must be auto or required.");
   const names = new Set((tools ?? []).map((tool) => tool["name"]));
-  const allowed = arrayAt(own(options, "tools"), "tool_choice.allowed_tools.tools").map((entry, i) => {
+  const listed = arrayAt(own(options, "tools"), "tool_choice.allowed_tools.tools");
+  // None listed, or more than OpenAI's 128, is OpenAI's array-length 400, as /v1/responses answers
+  // it: with none the provider would be sent a choice and no tool (which OpenAI refuses).
+  if (listed.length === 0 || listed.length > 128)
+    throw arrayLengthError("tool_choice.allowed_tools.tools", listed.length, 128);
+  const allowed = listed.map((entry, i) => {
     const at = `tool_choice.allowed_tools.tools[${i}]`;
     // `{type: "function", function: {name}}` or `{type: "custom", custom: {name}}`.
     const kind = own(objectAt(entry, at), "type") === "custom" ? "custom" : "function";
@@ -67,9 +72,6 @@ export function chatTools(fields: Record<string, unknown>): ChatTools {
       throw invalidField(`${at}.${kind}.name`, `\`${at}.${kind}.name\` names no tool of \`tools\`.`);
     return name;
   });
-  // None listed is OpenAI's empty-array 400 in either mode, as /v1/responses answers it: else the
-  // provider would be sent a choice and no tool (which OpenAI refuses), or told to call none of none.
-  if (allowed.length === 0) throw arrayLengthError("tool_choice.allowed_tools.tools", 0, 128);
   return { ...base, toolChoice: mode, allowed: new Set(allowed) };
 }
 
