@@ -62,11 +62,32 @@ import {
 export class OpenAIResponsesEncoder implements ProtocolEncoder<EncodableEvent> {
   readonly #events: OpenAIResponseEvents;
   #out: string[] = [];
+  /** The JSON of `response.created`'s response, until `response.in_progress` (the same response, unchanged) reuses it. */
+  #started: string | undefined;
 
   /** Creates the core; see {@link OpenAIResponsesEncoderOptions}. */
   constructor(options: OpenAIResponsesEncoderOptions) {
     checkOptionNames(options, RESPONSES_OPTIONS);
-    this.#events = new OpenAIResponseEvents((event) => this.#out.push(responsesFrame(event)), options);
+    this.#events = new OpenAIResponseEvents((event) => this.#out.push(this.#frame(event)), options);
+  }
+
+  /**
+   * {@link responsesFrame}, but the response of `response.created` is written to JSON once:
+   * `response.in_progress` follows it at once with the same response object, unchanged
+   * (`OpenAIResponseEvents`' start), and each is the whole response (its tools and their schemas).
+   */
+  #frame(event: OpenAIResponsesStreamEvent): string {
+    if (event.type === "response.created") {
+      const json = JSON.stringify(event.response);
+      this.#started = json;
+      return startFrame(event.type, event.sequence_number, json);
+    }
+    const json = this.#started;
+    if (json === undefined) return responsesFrame(event);
+    this.#started = undefined;
+    return event.type === "response.in_progress"
+      ? startFrame(event.type, event.sequence_number, json)
+      : responsesFrame(event);
   }
 
   /** True once its one response ended ({@link ProtocolEncoder.ended}): its stream stops the input, a tool loop's later steps with it. */
@@ -94,6 +115,10 @@ export class OpenAIResponsesEncoder implements ProtocolEncoder<EncodableEvent> {
  */
 const responsesFrame = (event: OpenAIResponsesStreamEvent): string =>
   `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n${TERMINAL_EVENTS.has(event.type) ? "data: [DONE]\n\n" : ""}`;
+
+/** A start frame (`response.created`, `.in_progress`), as {@link responsesFrame} writes it, of its response's JSON. */
+const startFrame = (type: string, sequence: number, response: string): string =>
+  `event: ${type}\ndata: {"type":"${type}","sequence_number":${sequence},"response":${response}}\n\n`;
 
 /**
  * Events to an OpenAI Responses stream (`text/event-stream`): put it after `streamToolCalls` to

@@ -4,7 +4,12 @@
 // OpenAI Chat chunks through the whole chain, as the Worker's /v1/responses gets them.
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
-import { OpenAIResponsesEncoderStream, streamToolCalls, type ToolCallEvent } from "../../src/index.ts";
+import {
+  OpenAIResponsesEncoder,
+  OpenAIResponsesEncoderStream,
+  streamToolCalls,
+  type ToolCallEvent,
+} from "../../src/index.ts";
 import { AGENT_OPTIONS } from "../support/encoders.ts";
 import { readConformingStream } from "../support/open-responses.ts";
 import { bytes, chatChunk, collect, fromChunks, openAISSE } from "../support/streams.ts";
@@ -101,5 +106,27 @@ describe("OpenAIResponsesEncoderStream: a call cut by a length or content-filter
       { type: "function_call", status: "completed" },
       { type: "message", status: "incomplete" },
     ]);
+  });
+});
+
+describe("OpenAIResponsesEncoder: each frame is its event's JSON", () => {
+  it("response.created and response.in_progress (the response's JSON written once) as every other frame", async () => {
+    const out: string[] = [];
+    const encoder = new OpenAIResponsesEncoder(AGENT_OPTIONS.responses());
+    for (const event of await events("tool_calls")) encoder.encode(event, out);
+    const frames = out
+      .join("")
+      .split("\n\n")
+      .filter((frame) => frame.startsWith("event: "));
+    const data = frames.map(
+      (frame) => JSON.parse(frame.slice(frame.indexOf("\ndata: ") + 7)) as Record<string, unknown>,
+    );
+    expect(frames).toEqual(data.map((event) => `event: ${event["type"]}\ndata: ${JSON.stringify(event)}`));
+    expect(data.slice(0, 2).map((event) => [event["type"], event["sequence_number"]])).toEqual([
+      ["response.created", 0],
+      ["response.in_progress", 1],
+    ]);
+    expect(data[1]!["response"]).toEqual(data[0]!["response"]);
+    expect(data[0]!["response"]).toMatchObject({ status: "in_progress", output: [] });
   });
 });

@@ -183,6 +183,8 @@ export class KeepingEncoder implements ProtocolEncoder<EncodableEvent> {
   }
 
   #note(out: readonly string[], from: number): void {
+    // An inner encoder that says it has not ended wrote no terminal frame: no frame of it is read.
+    if (this.#terminal !== undefined || this.#inner.ended === false) return;
     // `slice` and `===`: V8's `startsWith` costs more than the frame's encoding here.
     for (let i = from; i < out.length && this.#terminal === undefined; i++) {
       const frame = out[i]!;
