@@ -40,7 +40,7 @@ export function unsealPart(value: string): ReasoningPart | undefined {
     const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(
       Uint8Array.from(binary, (c) => c.charCodeAt(0)),
     );
-    // A member name V8 would intern in quadratic time (../http/long-member-name.ts): no seal of ours.
+    // A member name V8 would intern in quadratic time (src/shared/long-member-name.ts): no seal of ours.
     if (longMemberName(text) !== undefined) return undefined;
     return reasoningPartAt(JSON.parse(text), "");
   } catch {

@@ -19,6 +19,7 @@
  * @module
  */
 import type { EncodableEvent, JsonValue } from "../../src/index.ts";
+import { longMemberName } from "../../src/core.ts";
 import { mapChunks } from "../http/batch-map.ts";
 import { invalidField } from "../response/json-error.ts";
 import { interactionsStepParts } from "./interactions-steps.ts";
@@ -89,6 +90,8 @@ function carried(id: string, provider: string): Carried {
   if (text === undefined) return { id };
   if (mark === MARK) return { id, providerMetadata: { thoughtSignature: text } };
   if (mark === STEP_MARK) return { id: id.slice(0, at), providerMetadata: { signature: text } };
+  // A member name V8 would intern in quadratic time, for every request of the isolate (src/shared/long-member-name.ts): not ours.
+  if (longMemberName(text) !== undefined) return { id };
   try {
     const extra = signedExtra(JSON.parse(text));
     return extra ? { id: id.slice(0, at), providerMetadata: { extra_content: extra } } : { id };

@@ -6,6 +6,7 @@
  * @module
  */
 import { type JsonValue, type Provider, providerKit } from "../../../../src/index.ts";
+import { longMemberName } from "../../../../src/core.ts";
 
 /** A call of an earlier turn. */
 export interface TranscriptCall {
@@ -271,6 +272,8 @@ function text(content: JsonValue | undefined): string {
 
 function parse(value: JsonValue | undefined): JsonValue {
   if (typeof value !== "string") return value ?? null;
+  // A client's text with a member name V8 would intern in quadratic time stays a text.
+  if (longMemberName(value) !== undefined) return value;
   try {
     return JSON.parse(value) as JsonValue;
   } catch {
