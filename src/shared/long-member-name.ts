@@ -47,8 +47,48 @@ export function longMemberName(text: string): number | undefined {
   return text.length <= MAX_MEMBER_NAME_LENGTH + 2 ? undefined : longName(text, 0)?.[0];
 }
 
-/** The quotes around the first member name past the limit at or after `from`, if any. */
+/**
+ * The quotes around the first member name past the limit at or after `from` (outside a string),
+ * if any. Most texts are skimmed: a long name's content is a stretch of more than the limit
+ * without an unescaped quote, so the scan goes from the last unescaped quote of each such span to
+ * the next (a `lastIndexOf` a span, not a look at every string: a few percent of a parse); only a
+ * stretch that long, followed by a colon, is looked at. Whether it is a name's content or JSON's
+ * own text between two strings (a long array of numbers, then a string beginning with a colon),
+ * its characters say, else the scan of every string ({@link everyString}) from `from`.
+ */
 function longName(text: string, from: number): [open: number, close: number] | undefined {
+  const span = MAX_MEMBER_NAME_LENGTH + 1;
+  for (let quote = from - 1; ; ) {
+    let at = text.lastIndexOf('"', quote + span);
+    while (at > quote && isEscaped(text, at)) at = text.lastIndexOf('"', at - 1);
+    if (at > quote) {
+      quote = at;
+      continue;
+    }
+    // No unescaped quote in (quote, quote + span]: the next one ends a stretch longer than the limit.
+    let close = text.indexOf('"', quote + span + 1);
+    while (close !== -1 && isEscaped(text, close)) close = text.indexOf('"', close + 1);
+    if (close === -1) return undefined;
+    if (isName(text, close)) {
+      if (!NOT_STRUCTURAL.test(text.slice(quote + 1, close))) return everyString(text, from);
+      if (readLength(text, quote, close) > MAX_MEMBER_NAME_LENGTH) return [quote, close];
+    }
+    quote = close;
+  }
+}
+
+/** A character JSON's own text (outside strings) never holds: white space, numbers, literals and punctuation aside. */
+const NOT_STRUCTURAL = /[^\s\d.eE+\-,:[\]{}truefalsn]/;
+
+/** Whether the quote at `at` is escaped: an odd run of backslashes before it. */
+function isEscaped(text: string, at: number): boolean {
+  let slashes = 0;
+  while (text.charCodeAt(at - 1 - slashes) === BACKSLASH) slashes++;
+  return slashes % 2 === 1;
+}
+
+/** {@link longName} by every string from `from`, each from its opening quote to its closing one. */
+function everyString(text: string, from: number): [open: number, close: number] | undefined {
   for (let open = text.indexOf('"', from); open !== -1; ) {
     const close = closingQuote(text, open);
     if (close === -1) return undefined;
@@ -65,12 +105,9 @@ function longName(text: string, from: number): [open: number, close: number] | u
 
 /** The index of the quote that closes the string opened at `open`, or -1. */
 function closingQuote(text: string, open: number): number {
-  for (let at = text.indexOf('"', open + 1); at !== -1; at = text.indexOf('"', at + 1)) {
-    // Escaped by an odd run of backslashes before it (each run is read once: it ends at the last quote).
-    let slashes = 0;
-    while (text.charCodeAt(at - 1 - slashes) === BACKSLASH) slashes++;
-    if (slashes % 2 === 0) return at;
-  }
+  // Each run of backslashes is read once: it ends at the last quote.
+  for (let at = text.indexOf('"', open + 1); at !== -1; at = text.indexOf('"', at + 1))
+    if (!isEscaped(text, at)) return at;
   return -1;
 }
 

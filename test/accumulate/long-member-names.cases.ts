@@ -13,7 +13,7 @@ import {
   ToolCallEventDecoder,
   type ToolCallEvent,
 } from "../../src/index.ts";
-import { longMemberNameKey, parseJsonText } from "../../src/shared/long-member-name.ts";
+import { longMemberName, longMemberNameKey, parseJsonText } from "../../src/shared/long-member-name.ts";
 import { pushCall } from "../support/accumulator-runs.ts";
 import { name, parsedLongNames } from "../support/long-names.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
@@ -80,6 +80,16 @@ group("Member names V8 interns in quadratic time, written by a model", (test) =>
         `A "tool-call" event does not carry that event's data; it was skipped.`,
       ],
     );
+  });
+
+  test("longMemberName skims: JSON's own long stretches are no name, a long name of any characters is", () => {
+    const numbers = Array.from({ length: 5_000 }, (_, i) => i);
+    // A stretch longer than a name's limit without a quote, then a string beginning with a colon.
+    assertEquals(longMemberName(JSON.stringify({ a: numbers, b: ": x" })), undefined);
+    assertEquals(longMemberName(JSON.stringify([numbers, ":", { c: 1 }], null, 1)), undefined);
+    for (const long of ["1".repeat(16_400), ",1:[".repeat(4_100), '"'.repeat(16_400), `${"k".repeat(16_399)}\\`])
+      assertEquals(longMemberName(JSON.stringify([numbers, { [long]: 1 }])), JSON.stringify([numbers]).length + 1);
+    assertEquals(longMemberName(JSON.stringify({ a: "v".repeat(40_000), b: 1 })), undefined);
   });
 
   test("the partial parser stops at such a name, with its own reason", () => {
