@@ -76,7 +76,7 @@ export { DEFAULT_VALIDATION_TIMEOUT_MS, type ValidationTimeoutOptions } from "./
 // The accumulator's plug-ins: each is bundled only when passed (see ToolCallAccumulatorOptions).
 export { IncrementalJsonParser } from "./json/incremental-json-parser.ts";
 export { repairJson, type JsonRepair, type RepairResult } from "./json/json-repair.ts";
-export { LONG_MEMBER_NAME_KEY, longMemberName, MAX_MEMBER_NAME_LENGTH } from "./shared/long-member-name.ts";
+export { longMemberName, longMemberNameKey, MAX_MEMBER_NAME_LENGTH } from "./shared/long-member-name.ts";
 export { parallelUnwrapper, type CallUnwrapper, type WrapperCall } from "./accumulate/parallel-wrapper.ts";
 // streamToolCalls' plug-in that reads an SDK's parsed chunks (a provider subpath's takes it as `sdkChunks`).
 export {

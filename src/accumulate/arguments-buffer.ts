@@ -3,10 +3,7 @@ import type { RepairResult } from "../json/json-repair.ts";
 import type { StreamErrorInfo } from "../shared/errors.ts";
 import type { JsonRepair, JsonValue } from "../shared/json.ts";
 import { isSpace } from "../shared/json-literal.ts";
-import { LONG_MEMBER_NAME_KEY, longMemberName, MAX_MEMBER_NAME_LENGTH } from "../shared/long-member-name.ts";
-
-/** {@link LONG_MEMBER_NAME_KEY} as JSON text writes it: the name of arguments a payload held as an object. */
-const REPLACED_NAME = JSON.stringify(LONG_MEMBER_NAME_KEY).slice(0, -1);
+import { longMemberName, MAX_MEMBER_NAME_LENGTH } from "../shared/long-member-name.ts";
 
 /** The outcome of parsing a call's arguments once it has completed; `text`, the JSON text a repair made of them. */
 export type ArgumentsResult =
@@ -150,9 +147,8 @@ export class ArgumentsBuffer {
     if (!text.trim() && !options.cut) return { ok: true, value: {} };
     // Never parsed, nor repaired: V8 would keep such names interned (../shared/long-member-name.ts).
     // A payload's object arguments (Gemini's, Ollama's, a whole response's) read with such a name
-    // hold the key that replaced it (parseJsonText): their text has it, never the name.
-    const replaced = text.length > REPLACED_NAME.length ? text.indexOf(REPLACED_NAME) : -1;
-    const long = replaced === -1 ? longMemberName(text) : replaced;
+    // hold the name that replaced it (parseJsonText), as long: their text has it, never the name.
+    const long = longMemberName(text);
     if (long !== undefined)
       return failure("long-member-name", `have a member name longer than ${MAX_MEMBER_NAME_LENGTH} characters`, long);
     const parser = this.#parser;

@@ -3,7 +3,7 @@ import type { SSEMessage } from "../framing/framing.ts";
 import { callKey } from "../shared/call-key.ts";
 import type { DiscardedToolCall, ToolCallEvent } from "../shared/events.ts";
 import { isRecord } from "../shared/values.ts";
-import { parseStrictJsonText } from "../shared/long-member-name.ts";
+import { longMemberName, MAX_MEMBER_NAME_LENGTH, parseStrictJsonText } from "../shared/long-member-name.ts";
 
 type EventType = ToolCallEvent["type"];
 type FieldKind = "string" | "number" | "object" | "array";
@@ -103,7 +103,11 @@ export class ToolCallEventDecoder {
           ? { code: "truncated-event", message: "The body ended in the middle of an event; it was dropped." }
           : {
               code: "malformed-payload",
-              message: `A "${type}" event does not carry that event's data; it was skipped.`,
+              // The cause, where it is a name never parsed (../shared/long-member-name.ts), not bad data.
+              message:
+                longMemberName(message.data) === undefined
+                  ? `A "${type}" event does not carry that event's data; it was skipped.`
+                  : `A "${type}" event has a member name longer than ${MAX_MEMBER_NAME_LENGTH} characters; it was skipped.`,
             },
       });
     }

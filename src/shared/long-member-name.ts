@@ -10,8 +10,8 @@
  * each JSON text a body carries that it parses; the request kits send a tool result's text with
  * such a name as text, unparsed. Setting such a name on an object interns it too (a parser of
  * one's own gains nothing), so what a model or provider writes is never parsed with one: a call's
- * arguments are a `long-member-name` call, and a payload is read with a reserved key in place of
- * each such name ({@link parseJsonText}). No request or response of any protocol has a member name
+ * arguments are a `long-member-name` call, and a payload is read with a name of one's own in place
+ * of each such name ({@link parseJsonText}). No request or response of any protocol has a member name
  * near that long.
  *
  * @module
@@ -47,8 +47,48 @@ export function longMemberName(text: string): number | undefined {
   return text.length <= MAX_MEMBER_NAME_LENGTH + 2 ? undefined : longName(text, 0)?.[0];
 }
 
-/** The quotes around the first member name past the limit at or after `from`, if any. */
+/**
+ * The quotes around the first member name past the limit at or after `from` (outside a string),
+ * if any. Most texts are skimmed: a long name's content is a stretch of more than the limit
+ * without an unescaped quote, so the scan goes from the last unescaped quote of each such span to
+ * the next (a `lastIndexOf` a span, not a look at every string: a few percent of a parse); only a
+ * stretch that long, followed by a colon, is looked at. Whether it is a name's content or JSON's
+ * own text between two strings (a long array of numbers, then a string beginning with a colon),
+ * its characters say, else the scan of every string ({@link everyString}) from `from`.
+ */
 function longName(text: string, from: number): [open: number, close: number] | undefined {
+  const span = MAX_MEMBER_NAME_LENGTH + 1;
+  for (let quote = from - 1; ; ) {
+    let at = text.lastIndexOf('"', quote + span);
+    while (at > quote && isEscaped(text, at)) at = text.lastIndexOf('"', at - 1);
+    if (at > quote) {
+      quote = at;
+      continue;
+    }
+    // No unescaped quote in (quote, quote + span]: the next one ends a stretch longer than the limit.
+    let close = text.indexOf('"', quote + span + 1);
+    while (close !== -1 && isEscaped(text, close)) close = text.indexOf('"', close + 1);
+    if (close === -1) return undefined;
+    if (isName(text, close)) {
+      if (!NOT_STRUCTURAL.test(text.slice(quote + 1, close))) return everyString(text, from);
+      if (readLength(text, quote, close) > MAX_MEMBER_NAME_LENGTH) return [quote, close];
+    }
+    quote = close;
+  }
+}
+
+/** A character JSON's own text (outside strings) never holds: white space, numbers, literals and punctuation aside. */
+const NOT_STRUCTURAL = /[^\s\d.eE+\-,:[\]{}truefalsn]/;
+
+/** Whether the quote at `at` is escaped: an odd run of backslashes before it. */
+function isEscaped(text: string, at: number): boolean {
+  let slashes = 0;
+  while (text.charCodeAt(at - 1 - slashes) === BACKSLASH) slashes++;
+  return slashes % 2 === 1;
+}
+
+/** {@link longName} by every string from `from`, each from its opening quote to its closing one. */
+function everyString(text: string, from: number): [open: number, close: number] | undefined {
   for (let open = text.indexOf('"', from); open !== -1; ) {
     const close = closingQuote(text, open);
     if (close === -1) return undefined;
@@ -65,12 +105,9 @@ function longName(text: string, from: number): [open: number, close: number] | u
 
 /** The index of the quote that closes the string opened at `open`, or -1. */
 function closingQuote(text: string, open: number): number {
-  for (let at = text.indexOf('"', open + 1); at !== -1; at = text.indexOf('"', at + 1)) {
-    // Escaped by an odd run of backslashes before it (each run is read once: it ends at the last quote).
-    let slashes = 0;
-    while (text.charCodeAt(at - 1 - slashes) === BACKSLASH) slashes++;
-    if (slashes % 2 === 0) return at;
-  }
+  // Each run of backslashes is read once: it ends at the last quote.
+  for (let at = text.indexOf('"', open + 1); at !== -1; at = text.indexOf('"', at + 1))
+    if (!isEscaped(text, at)) return at;
   return -1;
 }
 
@@ -84,9 +121,12 @@ function isName(text: string, close: number): boolean {
 
 /** The length of the string between `open` and `close` once its escapes are read (`\uXXXX` is one unit). */
 function readLength(text: string, open: number, close: number): number {
-  let length = close - open - 1;
-  for (let at = text.indexOf("\\", open + 1); at !== -1 && at < close; at = text.indexOf("\\", at)) {
-    const skipped = text.charCodeAt(at + 1) === 0x75 ? 5 : 1;
+  // Searched in the string alone: a search of the text would run on to its next backslash, maybe
+  // its end, for every long name (quadratic over a payload of many: parseJsonText reads them all).
+  const string = text.slice(open + 1, close);
+  let length = string.length;
+  for (let at = string.indexOf("\\"); at !== -1; at = string.indexOf("\\", at)) {
+    const skipped = string.charCodeAt(at + 1) === 0x75 ? 5 : 1;
     length -= skipped;
     at += skipped + 1;
   }
@@ -94,29 +134,35 @@ function readLength(text: string, open: number, close: number): number {
 }
 
 /**
- * The member name {@link parseJsonText} reads in place of one longer than
- * {@link MAX_MEMBER_NAME_LENGTH} characters, followed by a count (`1`, `2`, ...) so that two in one
- * object stay two. It begins with a NUL character, which no name of a protocol holds; JSON text
- * writes it as `"\u0000long-member-name1"`. Arguments that hold it are a `long-member-name` call.
+ * The member name {@link parseJsonText} reads in place of the `count`th (from 1) name of a text
+ * longer than {@link MAX_MEMBER_NAME_LENGTH} characters: `long-member-name <count>` padded with
+ * dots to {@link MAX_MEMBER_NAME_LENGTH} + `count` characters. Too long itself, so that no name a
+ * model or a provider writes is ever taken for it (any name that long is replaced by one, a short
+ * one is kept as sent) and arguments holding it are the `long-member-name` call as any such text
+ * is; of one length per count, so that V8 hashes each apart (by its length) and keeps one of each
+ * in its string table, whatever the texts: interning them costs a compare of each, never a search
+ * among many alike.
  *
  * @example
  * ```ts
- * Object.keys(parseJsonText(`{"${"k".repeat(16_384)}":1}`) as object); // [`${LONG_MEMBER_NAME_KEY}1`]
+ * longMemberNameKey(2).length; // 16,385
+ * longMemberNameKey(2).startsWith("long-member-name 2."); // true
  * ```
  */
-export const LONG_MEMBER_NAME_KEY = "\u0000long-member-name";
+export const longMemberNameKey = (count: number): string =>
+  `long-member-name ${count}`.padEnd(MAX_MEMBER_NAME_LENGTH + count, ".");
 
 /**
  * `JSON.parse(text)` for the text a provider or a client writes (a payload, an error body), save
  * that each member name longer than {@link MAX_MEMBER_NAME_LENGTH} characters is read as
- * {@link LONG_MEMBER_NAME_KEY} and a count, never interned (see the module): the rest of the
- * payload is read as sent, and the arguments holding such a key are a `long-member-name` call.
+ * {@link longMemberNameKey} of its count in the text, never interned itself (see the module): the rest of
+ * the payload is read as sent, and the arguments holding such a key are a `long-member-name` call.
  * Linear: the scan goes on from each name it replaces.
  *
  * @example
  * ```ts
  * parseJsonText('{"a":1}'); // { a: 1 }
- * parseJsonText(`{"${"k".repeat(16_384)}":1}`); // { "\u0000long-member-name1": 1 }
+ * Object.keys(parseJsonText(`{"${"k".repeat(20_000)}":1}`) as object)[0]?.length; // 16,384: longMemberNameKey(1)
  * ```
  */
 export function parseJsonText(text: string): unknown {
@@ -128,7 +174,7 @@ export function parseJsonText(text: string): unknown {
   let count = 0;
   // From the first long name on, each replaced in one pass.
   for (let found = longName(text, first); found; found = longName(text, done)) {
-    copy += `${text.slice(done, found[0])}${JSON.stringify(`${LONG_MEMBER_NAME_KEY}${++count}`)}`;
+    copy += `${text.slice(done, found[0])}"${longMemberNameKey(++count)}"`;
     done = found[1] + 1;
   }
   return JSON.parse(copy + text.slice(done));

@@ -3,16 +3,17 @@
 // `JSON.parse` reads it or a parser sets it on an object, and the names stay in the isolate's one
 // string table until a full collection, so each call of them costs the next more, another
 // client's too (src/shared/long-member-name.ts). The call is an `invalid-tool-call` of code
-// `long-member-name`, its raw text kept; a payload holding one is read with a reserved key in its
+// `long-member-name`, its raw text kept; a payload holding one is read with a long name of ours in its
 // place (test/pipeline/long-member-name-payloads.cases.ts).
 import {
   IncrementalJsonParser,
   repairJson,
   ToolCallAccumulator,
   type ToolCallAccumulatorOptions,
+  ToolCallEventDecoder,
   type ToolCallEvent,
 } from "../../src/index.ts";
-import { LONG_MEMBER_NAME_KEY, parseJsonText } from "../../src/shared/long-member-name.ts";
+import { longMemberName, longMemberNameKey, parseJsonText } from "../../src/shared/long-member-name.ts";
 import { pushCall } from "../support/accumulator-runs.ts";
 import { name, parsedLongNames } from "../support/long-names.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
@@ -58,6 +59,39 @@ group("Member names V8 interns in quadratic time, written by a model", (test) =>
     }
   });
 
+  test("a short name a model writes as stop 70's reserved key is a call as any other", () => {
+    // "\u0000long-member-name1": stop 70's key in place of a long name, which a model can write too.
+    const text = `{"\\u0000long-member-name1":1,"a":2}`;
+    for (const options of [{}, { partialParser: IncrementalJsonParser }]) {
+      const end = callEvents(text, options).find((event) => event.type.endsWith("tool-call"));
+      assertEquals(end?.type === "tool-call" && end.arguments, { "\u0000long-member-name1": 1, a: 2 });
+    }
+  });
+
+  test("a frame of the library's own events with such a name is skipped, its error naming the cause", () => {
+    const events: ToolCallEvent[] = [];
+    const decoder = new ToolCallEventDecoder((event) => void events.push(event));
+    decoder.push({ event: "tool-call", data: `{"type":"tool-call","arguments":${LONG}}` });
+    decoder.push({ event: "tool-call", data: '{"type":"tool-call","arguments":{}' });
+    assertEquals(
+      events.map((event) => event.type === "error" && event.error.message),
+      [
+        'A "tool-call" event has a member name longer than 16383 characters; it was skipped.',
+        `A "tool-call" event does not carry that event's data; it was skipped.`,
+      ],
+    );
+  });
+
+  test("longMemberName skims: JSON's own long stretches are no name, a long name of any characters is", () => {
+    const numbers = Array.from({ length: 5_000 }, (_, i) => i);
+    // A stretch longer than a name's limit without a quote, then a string beginning with a colon.
+    assertEquals(longMemberName(JSON.stringify({ a: numbers, b: ": x" })), undefined);
+    assertEquals(longMemberName(JSON.stringify([numbers, ":", { c: 1 }], null, 1)), undefined);
+    for (const long of ["1".repeat(16_400), ",1:[".repeat(4_100), '"'.repeat(16_400), `${"k".repeat(16_399)}\\`])
+      assertEquals(longMemberName(JSON.stringify([numbers, { [long]: 1 }])), JSON.stringify([numbers]).length + 1);
+    assertEquals(longMemberName(JSON.stringify({ a: "v".repeat(40_000), b: 1 })), undefined);
+  });
+
   test("the partial parser stops at such a name, with its own reason", () => {
     const parser = new IncrementalJsonParser();
     parser.feed(LONG);
@@ -66,14 +100,22 @@ group("Member names V8 interns in quadratic time, written by a model", (test) =>
     assertEquals(parser.value, { a: 1 });
   });
 
-  test("a payload reads each such name as the reserved key, a count apart; values and short names as sent", () => {
+  test("a payload reads each such name as a long name of its own, one length per count; values and short names as sent", () => {
     const escaped = `\\u006b${"k".repeat(16_399)}`; // 16,400 characters once read
     const text = `{"${name("a")}":{"${escaped}":"${name("v")}","b":2},"c":["${name("s")}"],"${name("b")}" : 3}`;
     assertEquals(parseJsonText(text), {
-      [`${LONG_MEMBER_NAME_KEY}1`]: { [`${LONG_MEMBER_NAME_KEY}2`]: name("v"), b: 2 },
+      [longMemberNameKey(1)]: { [longMemberNameKey(2)]: name("v"), b: 2 },
       c: [name("s")],
-      [`${LONG_MEMBER_NAME_KEY}3`]: 3,
+      [longMemberNameKey(3)]: 3,
     });
-    assertEquals(LONG_MEMBER_NAME_KEY.charCodeAt(0), 0);
+    assertEquals(
+      [1, 2, 3].map((count) => longMemberNameKey(count).length),
+      [16_384, 16_385, 16_386],
+    );
+    // One of those a provider wrote is itself replaced: no name it writes is taken for one of ours.
+    assertEquals(parseJsonText(`{"${longMemberNameKey(2)}":1,"${longMemberNameKey(1)}":2}`), {
+      [longMemberNameKey(1)]: 1,
+      [longMemberNameKey(2)]: 2,
+    });
   });
 });

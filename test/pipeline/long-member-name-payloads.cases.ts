@@ -1,10 +1,11 @@
 // A provider payload whose call arguments are an object (Gemini's `args`, Ollama's `arguments`, a
 // whole response's `input`) holding a member name past 16,383 characters: the payload is read with
-// a reserved key in place of the name (never interned: src/shared/long-member-name.ts), the call
+// a long name of the library's own in place of the name (src/shared/long-member-name.ts), the call
 // holding it is an `invalid-tool-call` of code `long-member-name`, and everything else in the
 // payload (the other calls, the text, the usage, the finish) is delivered as before.
 import { type Provider, streamToolCalls, type ToolCallEvent } from "../../src/index.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
+import { longMemberNameKey } from "../../src/shared/long-member-name.ts";
 import { name, parsedLongNames } from "../support/long-names.ts";
 import { bytes, collect, fromChunks } from "../support/streams.ts";
 
@@ -27,20 +28,26 @@ const outline = (events: ToolCallEvent[]): string[] =>
         .join(" ");
     });
 
-async function read(body: string, provider: Provider | undefined, contentType: string): Promise<ToolCallEvent[]> {
+async function read(
+  body: string,
+  provider: Provider | undefined,
+  contentType: string,
+  options: { partialArguments?: boolean } = {},
+): Promise<ToolCallEvent[]> {
   let events: ToolCallEvent[] = [];
   const run = async () =>
     (events = await collect(
       streamToolCalls(new Response(fromChunks([bytes(body)]), { headers: { "content-type": contentType } }), {
         provider,
+        ...options,
       }),
     ));
   const parsed = await parsedLongNames(run);
   assertEquals(parsed, 0, "texts parsed with the name");
   const invalid = events.find((event) => event.type === "invalid-tool-call");
   assert(invalid?.type === "invalid-tool-call", "an invalid call");
-  // The text we have: the reserved key in place of each name (a count apart), never the name.
-  assert(invalid.rawArguments.includes('"\\u0000long-member-name2"'), invalid.rawArguments.slice(0, 80));
+  // The text we have: a name of the parse's own in place of each (one length each), never the name.
+  assert(invalid.rawArguments.includes(`"${longMemberNameKey(2)}"`), invalid.rawArguments.slice(0, 80));
   assert(!invalid.rawArguments.includes(name("a")), "the raw arguments hold the name");
   return events;
 }
@@ -64,6 +71,34 @@ group("Member names V8 interns in quadratic time, inside a provider's payload", 
         ...CALLS,
         "finish tool-calls",
       ]);
+  });
+
+  test("Gemini, partial arguments on: the live value never shows the name in place of the long one", async () => {
+    const events = await read(sse([text, last]), "gemini", "text/event-stream", { partialArguments: true });
+    const start = events.find((event) => event.type === "tool-call-start" && event.name === "t");
+    const index = start?.type === "tool-call-start" ? start.index : -1;
+    const partial = events.flatMap((event) =>
+      event.type === "tool-call-delta" && event.index === index ? [event.partialArguments] : [],
+    );
+    assert(partial.length > 0, "a delta of the call");
+    for (const value of partial) assertEquals(value, { a: 1 }, "the live value");
+  });
+
+  test("Gemini: a short name a model writes as stop 70's reserved key is an argument as any other", async () => {
+    const key = "\u0000long-member-name1";
+    const chunk = {
+      candidates: [
+        {
+          content: { role: "model", parts: [{ functionCall: { name: "u", args: { [key]: 1 } } }] },
+          finishReason: "STOP",
+        },
+      ],
+    };
+    const events = await collect(
+      streamToolCalls(new Response(fromChunks([bytes(sse([chunk]))])), { provider: "gemini" }),
+    );
+    const call = events.find((event) => event.type.endsWith("tool-call"));
+    assertEquals(call?.type === "tool-call" && call.arguments, { [key]: 1 });
   });
 
   test("detection: a first event holding such a name tells the protocol", async () => {

@@ -8,6 +8,10 @@
 import { describe, expect, it } from "vitest";
 import { longMemberName } from "../../src/core.ts";
 import { sealPart, unsealPart } from "../../worker/protocols/reasoning-state.ts";
+import type { HttpError } from "../../worker/response/json-error.ts";
+import { limitRefusal } from "../../worker/upstream/limit-refusal.ts";
+import { awsErrorType } from "../../worker/upstream/providers/aws-refusal.ts";
+import { name, parsedLongNames } from "../support/long-names.ts";
 import { endpoints } from "./endpoint-bodies.ts";
 import { FakeUpstream, liveOpenAI, testEnv, worker } from "./support.ts";
 
@@ -133,5 +137,19 @@ describe("a sealed reasoning part (a client's to send back, base64 of JSON text)
     // Failed before: parsed, and the part given back with its name.
     const long = { type: "block" as const, block: { type: "compaction_trigger", [LONG[0]!]: 1 } };
     expect(unsealPart(sealPart(long))).toBeUndefined();
+  });
+});
+
+describe("an upstream's error body with such names", () => {
+  const body = JSON.stringify({ __type: "ThrottlingException", [name("a")]: 1, [name("b")]: 2 });
+
+  // Failed before: both read the body with JSON.parse, names and all.
+  it("is never parsed: Bedrock's refusal type and a limit's codes read it as text", async () => {
+    expect(await parsedLongNames(() => awsErrorType(null, body))).toBe(0);
+    expect(awsErrorType(null, body)).toBeUndefined();
+    const response = new Response(body, { status: 429, headers: { "x-amzn-errortype": "ThrottlingException" } });
+    let refusal: HttpError | undefined;
+    expect(await parsedLongNames(() => (refusal = limitRefusal(response, body)))).toBe(0);
+    expect(refusal?.status).toBe(429);
   });
 });

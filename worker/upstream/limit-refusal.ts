@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { longMemberName } from "../../src/core.ts";
 import { HttpError } from "../response/json-error.ts";
 import { QUOTA_MESSAGE, quotaRefusal, rateLimitType, readPayload } from "./provider-error-kind.ts";
 import { boundedWait, longerWait, MAX_RETRY_AFTER_MS, waitInText } from "./provider-wait.ts";
@@ -101,8 +102,12 @@ function headerMs(headers: Headers): number | undefined {
   return Number.isNaN(at) || Number.isNaN(now) ? undefined : Math.max(0, at - now);
 }
 
-/** The body as JSON, or nothing where it is not (cut at the read's bound, or text). */
+/**
+ * The body as JSON, or nothing where it is not (cut at the read's bound, or text), nor where it has
+ * a member name V8 parses in quadratic time (src/shared/long-member-name.ts): then read as text.
+ */
 function parsed(text: string): unknown {
+  if (longMemberName(text) !== undefined) return undefined;
   try {
     return JSON.parse(text);
   } catch {

@@ -12,6 +12,8 @@
  * @module
  */
 
+import { longMemberName } from "../../../src/core.ts";
+
 /** An exception name: letters and digits, as AWS names them (nothing else of the header is echoed). */
 const IDENTIFIER = /^[A-Za-z][A-Za-z0-9]{0,63}$/;
 
@@ -31,6 +33,8 @@ export function awsErrorType(header: string | null, body: string): string | unde
 }
 
 function bodyType(body: string): string | undefined {
+  // Member names V8 parses in quadratic time (src/shared/long-member-name.ts): no JSON to read.
+  if (longMemberName(body) !== undefined) return undefined;
   try {
     const type = (JSON.parse(body) as { __type?: unknown } | null)?.__type;
     return typeof type === "string" ? type.slice(type.lastIndexOf("#") + 1).split(":")[0] : undefined;
