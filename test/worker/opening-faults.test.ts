@@ -2,7 +2,8 @@
 // header could not be written: a storage fault) gives back everything it held: its first client's
 // kept place (else that client later meets 429 client_busy, the object object_busy), and its
 // provider request, cancelled (else it runs on unread, a cost the client never sees). The client
-// gets the Worker's JSON 500, not a response that hangs.
+// gets the Worker's JSON 500, not a response that hangs. A log write that fails mid-response
+// cancels the provider request as well, and ends the bodies of its clients.
 import { runInDurableObject } from "cloudflare:test";
 import { expect, it } from "vitest";
 import type { ResponseBuffer } from "../../worker/resumable/response-buffer.ts";
@@ -13,12 +14,16 @@ import { parseRunRequest } from "../../worker/request/parse-run-request.ts";
 import { parseStreamRequest } from "../../worker/request/parse-stream-request.ts";
 import { providerNames } from "../../worker/upstream/providers/index.ts";
 import { settled } from "./durable-support.ts";
+import { attach } from "../../worker/resumable/response-pool.ts";
 import { FakeUpstream, liveOpenAI, ManualTimers, mintedTestResponseId, objectOf, validBody } from "./support.ts";
 
-/** An object of one place whose provider answers, then stalls; two ids of it. */
-async function oneplaceObject() {
+/** One chunk of an OpenAI stream: some text. */
+const HI = 'data: {"choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}\n\n';
+
+/** An object of one place whose provider answers (`chunks`), then stalls; two ids of it. */
+async function oneplaceObject(chunks: string[] = []) {
   const clock = new ManualTimers();
-  const upstream = new FakeUpstream({ kind: "sse", chunks: [], then: "stall" });
+  const upstream = new FakeUpstream({ kind: "sse", chunks, then: "stall" });
   const first = await mintedTestResponseId();
   const stub = objectOf(first);
   const readers = new ResponseReaders(MAX_READERS_PER_RESPONSE, 1);
@@ -44,6 +49,29 @@ function failNextTransaction(stub: DurableObjectStub<ResponseBuffer>): Promise<v
 }
 
 type Start = (stub: DurableObjectStub<ResponseBuffer>, id: string) => Promise<Response | undefined>;
+
+/** Makes the object's next write of a key that `match` takes throw, as a full or failing storage does. */
+function failNextPut(stub: DurableObjectStub<ResponseBuffer>, match: (key: string) => boolean): Promise<void> {
+  return runInDurableObject(stub, (_instance, state) => {
+    const storage = state.storage;
+    const kv = storage.kv;
+    const own = Object.getOwnPropertyDescriptor(storage, "kv");
+    const restore = () => (own ? Object.defineProperty(storage, "kv", own) : Reflect.deleteProperty(storage, "kv"));
+    const failing = new Proxy(kv, {
+      get(target, key) {
+        if (key === "put")
+          return (name: string, value: unknown) => {
+            if (!match(name)) return target.put(name, value);
+            restore();
+            throw new Error("SQLITE_FULL: database or disk is full");
+          };
+        const member = Reflect.get(target, key, target) as unknown;
+        return typeof member === "function" ? member.bind(target) : member;
+      },
+    });
+    Object.defineProperty(storage, "kv", { configurable: true, get: () => failing });
+  });
+}
 
 const starts: Record<"stream" | "run", Start> = {
   stream: (stub: DurableObjectStub<ResponseBuffer>, id: string) =>
@@ -80,25 +108,7 @@ for (const [kind, start] of Object.entries(starts)) {
 it("a run whose request body cannot be kept has not started: its place is given back, its provider request cancelled", async () => {
   const { upstream, stub, readers, ids } = await oneplaceObject();
   // The body's write fails: the run must not go on without it (a retry could not be told from another run).
-  await runInDurableObject(stub, (_instance, state) => {
-    const storage = state.storage;
-    const kv = storage.kv;
-    const own = Object.getOwnPropertyDescriptor(storage, "kv");
-    const restore = () => (own ? Object.defineProperty(storage, "kv", own) : Reflect.deleteProperty(storage, "kv"));
-    const failing = new Proxy(kv, {
-      get(target, key) {
-        if (key === "put")
-          return (name: string, value: unknown) => {
-            if (!name.endsWith(":run:body")) return target.put(name, value);
-            restore();
-            throw new Error("SQLITE_FULL: database or disk is full");
-          };
-        const member = Reflect.get(target, key, target) as unknown;
-        return typeof member === "function" ? member.bind(target) : member;
-      },
-    });
-    Object.defineProperty(storage, "kv", { configurable: true, get: () => failing });
-  });
+  await failNextPut(stub, (key) => key.endsWith(":run:body"));
   const failed = (await starts.run(stub, ids[0]))!;
   expect(failed.status).toBe(500);
   expect(await settled(stub, () => upstream.cancelled !== undefined)).toBe(true);
@@ -111,4 +121,21 @@ it("a run whose request body cannot be kept has not started: its place is given 
   expect(readers.total).toBe(0);
   expect(await starts.run(stub, ids[1])).toBeUndefined();
   await stub.cancel(ids[1]);
+});
+
+it("a stream whose log write fails mid-response cancels its provider request and ends its client's body", async () => {
+  const { upstream, stub, readers, ids } = await oneplaceObject([HI]);
+  await failNextPut(stub, (key) => key.includes(":log:b:"));
+  expect(await starts.stream(stub, ids[0])).toBeUndefined();
+  const reading = await attach(stub, ids[0], -1, "GET", "client");
+  expect(reading.status).toBe(200);
+  let ended = false;
+  const body = reading.text().finally(() => {
+    ended = true;
+  });
+  // Not read on by nobody, its frames no longer stored; its client not left waiting for frames that never come.
+  expect(await settled(stub, () => upstream.cancelled !== undefined)).toBe(true);
+  expect(await settled(stub, () => ended)).toBe(true);
+  await body.catch(() => undefined);
+  expect(await settled(stub, () => readers.total === 0)).toBe(true);
 });

@@ -49,7 +49,9 @@ export interface PumpOptions {
  * (the output gate then holds the bytes until the write is durable): a restart never loses a frame
  * a client has seen; it loses the events still waiting for their window, which no client has seen.
  * A client that lags the whole log behind holds the reading back. Ends the log and its storage
- * however the reading ends.
+ * however the reading ends; a write that throws (a storage fault) cancels the reading and ends
+ * the log in memory (its clients' bodies end), then is thrown: the stored log stays unended, so a
+ * resume from a later instance ends it as interrupted.
  *
  * @example
  * ```ts
@@ -67,21 +69,29 @@ export async function pumpIntoLog(
   let pending: AnyEvent[] = [];
   let lastWrite = Number.NEGATIVE_INFINITY;
   let timer: TimerHandle | undefined;
+  /** A write that threw (a storage fault): the rest is not read, nor written. */
+  let fault: { error: unknown } | undefined;
   const write = (): void => {
     if (timer !== undefined) timers.clearTimeout(timer);
     timer = undefined;
-    if (pending.length === 0) return;
+    if (pending.length === 0 || fault) return;
     let next = log.next;
     const frames = joinDeltas(pending).map((event) => formatToolCallEvent(event, next++));
-    writer.append(log.append(frames));
     pending = [];
     lastWrite = timers.now();
+    try {
+      writer.append(log.append(frames));
+    } catch (error) {
+      // The provider is cancelled, not read on by nobody (its pending read then ends the loop).
+      fault = { error };
+      reader.cancel("the response's log could not be written").catch(() => undefined);
+    }
   };
   try {
     for (;;) {
       if (log.full) await roomOrCut(log, timers, lagLimitMs);
       const result = await reader.read();
-      if (result.done) break;
+      if (result.done || fault) break;
       for (const event of result.value) pending.push(event);
       const wait = lastWrite + groupMs - timers.now();
       if (wait <= 0 || pending.length >= MAX_PENDING) write();
@@ -89,9 +99,11 @@ export async function pumpIntoLog(
     }
   } finally {
     write();
+    // Ended in memory first: its clients' bodies end even when storage fails again.
     log.finish();
-    writer.end();
+    if (!fault) writer.end();
   }
+  if (fault) throw fault.error;
 }
 
 /** Waits for room in `log`, at most `limitMs`; then cuts the readers that hold it full. */

@@ -1,4 +1,5 @@
 import type { Settings } from "../env.ts";
+import { logUnexpected } from "../response/log-error.ts";
 import type { Timers } from "../runtime.ts";
 import type { LogBudget } from "./log-budget.ts";
 import { beginStoredLog, pumpToEnd, storageBackedLog } from "./log-lifetime.ts";
@@ -120,5 +121,9 @@ function run(host: ResponseHost, start: ResponseStart, upstream: AbortController
   const lagLimitMs = detachedLimitMs;
   const { expiry, armed } = begun;
   const options = { timers: host.timers, groupMs, lagLimitMs, resumeTtlMs, expiry, release };
-  host.ctx.waitUntil(pumpToEnd(storage, id, running, batches, writer, options).finally(() => armed));
+  // A write that failed mid-response (`log-pump.ts`) is the operator's to see, not an uncaught rejection.
+  const pumped = pumpToEnd(storage, id, running, batches, writer, options).catch((error: unknown) =>
+    logUnexpected(error, "writing a resumable response's log"),
+  );
+  host.ctx.waitUntil(pumped.finally(() => armed));
 }
