@@ -17,8 +17,21 @@ import { AwsEventStreamDecoder, streamToolCalls } from "../src/index.ts";
 import { crc32 } from "../src/framing/crc32.ts";
 import { converseBody } from "./event-stream-body.ts";
 
-const { createAmazonBedrock } = await onDemandImport("@ai-sdk/amazon-bedrock");
-const { EventStreamCodec } = await onDemandImport("@smithy/eventstream-codec");
+/** What this bench uses of the two on-demand packages (no dev dependencies, so no types of theirs here). */
+interface AiSdkBedrock {
+  createAmazonBedrock(options: { region: string; apiKey: string; fetch: typeof fetch }): (model: string) => {
+    doStream(options: { prompt: unknown[] }): Promise<{ stream: ReadableStream<{ type: string }> }>;
+  };
+}
+interface SmithyCodec {
+  EventStreamCodec: new (
+    toUtf8: (bytes: Uint8Array) => string,
+    fromUtf8: (s: string) => Uint8Array,
+  ) => { decode(frame: Uint8Array): { headers: Record<string, { value: unknown } | undefined>; body: Uint8Array } };
+}
+
+const { createAmazonBedrock } = await onDemandImport<AiSdkBedrock>("@ai-sdk/amazon-bedrock");
+const { EventStreamCodec } = await onDemandImport<SmithyCodec>("@smithy/eventstream-codec");
 
 const quick = process.env["BENCH_QUICK"] === "1";
 const budgetMs = Number(process.env["BENCH_BUDGET_MS"] ?? (quick ? 300 : 1500));
@@ -116,8 +129,8 @@ const oursFraming: Contender = async (chunks) => {
 };
 
 const codec = new EventStreamCodec(
-  (bytes) => text.decode(bytes),
-  (s) => new TextEncoder().encode(s),
+  (bytes: Uint8Array) => text.decode(bytes),
+  (s: string) => new TextEncoder().encode(s),
 );
 const smithyFraming: Contender = async (chunks) => {
   let messages = 0;

@@ -108,8 +108,10 @@ async function inspected(kind: "worker" | "pass", script: string, origin: string
 
 const providers = await startProviders();
 const built = await buildWorkers();
-const workload = workloads()[name];
-if (!workload) throw new Error(`no workload ${name}`);
+const found = workloads()[name];
+if (!found) throw new Error(`no workload ${name}`);
+// Narrowed once, so the functions below see a workload too.
+const workload = found;
 const origin = providers.origin;
 const targets: Inspected[] = [];
 const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(2);

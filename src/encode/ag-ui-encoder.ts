@@ -52,7 +52,7 @@ import { cutBy, cutCallError, finalArguments, holding } from "./cut-calls.ts";
  *   without an id gets a generated one; calls the provider ran itself are left out;
  * - with tools run at the edge: each call's result or error as {@link resultEvent} writes it;
  * - `RUN_FINISHED {threadId, runId}` at the end, with every message and call closed (token
- *   `usage` when the provider reported it); or `RUN_ERROR {message, code}` for a provider error, an abort or
+ *   `usage` when the provider reported it); or `RUN_ERROR {message, code}` (with the `usage` reported before it) for a provider error, an abort or
  *   a loop's failed model call (`call-failed`), after which nothing is sent. A call the response cut short is never ended.
  *
  * Choices other than the first are not shown, nor events of a type the encoder does not know.
@@ -165,8 +165,7 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
       return this.#fail({ code: "input-ended", message: "The response ended before it finished." }, out);
     this.#release(out);
     this.#closeMessages(out);
-    const usage = this.#usage.map(tokenUsage);
-    out.push(sseData({ type: "RUN_FINISHED", ...this.#run, ...(usage.length > 0 ? { usage } : {}) }));
+    out.push(sseData({ type: "RUN_FINISHED", ...this.#run, ...this.#usageField() }));
     this.#ended = true;
   }
 
@@ -266,7 +265,13 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
   /** `RUN_ERROR` ({@link runError}), after closing the text and reasoning (complete as far as they went); a call cut short stays open. */
   #fail(error: Parameters<typeof runError>[0], out: string[]): void {
     this.#closeMessages(out);
-    out.push(sseData(runError(error)));
+    out.push(sseData({ ...runError(error), ...this.#usageField() }));
     this.#ended = true;
+  }
+
+  /** The tokens the run spent so far, as `RUN_FINISHED` and `RUN_ERROR` both carry them (AG-UI's `usage`). */
+  #usageField(): { usage?: Record<string, number>[] } {
+    const usage = this.#usage.map(tokenUsage);
+    return usage.length > 0 ? { usage } : {};
   }
 }

@@ -24,7 +24,7 @@
  *
  * Messages of the roles `activity` and `reasoning` are the client's own and are not sent to the
  * provider; a reasoning message's `encryptedValue` (the Worker's `REASONING_ENCRYPTED_VALUE`)
- * goes back to the provider as the reasoning of its assistant turn. In run mode the Worker offers its own tools: client tools in `tools` are refused
+ * goes back to the provider as the reasoning of its assistant turn, and its text as the turn's reasoning text (Ollama's `thinking`). In run mode the Worker offers its own tools: client tools in `tools` are refused
  * there (nobody would run them). Other fields of the input and of `forwardedProps` are ignored,
  * as AG-UI agents do.
  *
@@ -131,10 +131,12 @@ export function parseAGUIRequest(
  * Worker's, ../reasoning-state.ts) goes back as a part of the assistant turn it sits in: the
  * assistant message right before it (a block that came after the turn's text or calls began),
  * else the next one; one with neither, or with a value the Worker did not seal, carries nothing.
+ * Its text goes to the same turn as the turn's reasoning text, which Ollama reads back (`thinking`).
  */
 function historyOf(values: readonly unknown[], provider: string): WireMessage[] {
   const wire: WireMessage[] = [];
   let pending: ReasoningPart[] = [];
+  let thought = "";
   values.forEach((value, i) => {
     const message = objectAt(value, `messages[${i}]`);
     if (own(message, "role") === "reasoning") {
@@ -143,14 +145,22 @@ function historyOf(values: readonly unknown[], provider: string): WireMessage[] 
         sealed === undefined || sealed === null
           ? undefined
           : unsealPart(stringAt(sealed, `messages[${i}].encryptedValue`));
+      // Its text is the turn's reasoning text, which Ollama takes back as `thinking` (as Messages' thinking blocks).
+      const text = own(message, "content");
       const last = wire.at(-1);
-      if (part && last?.role === "assistant") (last.reasoning_parts ??= []).push(part);
-      else if (part) pending.push(part);
+      if (last?.role === "assistant") {
+        if (part) (last.reasoning_parts ??= []).push(part);
+        if (typeof text === "string" && text !== "") last.reasoning = (last.reasoning ?? "") + text;
+      } else {
+        if (part) pending.push(part);
+        if (typeof text === "string") thought += text;
+      }
       return;
     }
     for (const turn of toWire(message, `messages[${i}]`, provider)) {
       if (turn.role === "assistant" && pending.length > 0) turn.reasoning_parts = pending;
-      if (turn.role !== "system") pending = [];
+      if (turn.role === "assistant" && thought !== "") turn.reasoning = thought;
+      if (turn.role !== "system") [pending, thought] = [[], ""];
       wire.push(turn);
     }
   });

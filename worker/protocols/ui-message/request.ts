@@ -25,8 +25,9 @@
  * Earlier turns become the provider's messages: text parts are the text, each step of an
  * assistant message (`step-start` separates them) its text and the calls that have an outcome
  * (`output-available`, `output-error`, `output-denied`), each followed by its result, and the
- * reasoning state the Worker put on its reasoning parts (`providerMetadata.toolCallStream`). Calls
- * still waiting for an output, calls the provider ran itself, reasoning text and data parts are not sent.
+ * reasoning state the Worker put on its reasoning parts (`providerMetadata.toolCallStream`) and their
+ * text (the step's reasoning text, Ollama's `thinking`). Calls still waiting for an output, calls the
+ * provider ran itself and data parts are not sent.
  *
  * @module
  */
@@ -141,15 +142,19 @@ function toWire(value: unknown, path: string, provider: string): WireMessage[] {
   if (role !== "assistant") throw invalidField(`${path}.role`, "`role` must be system, user or assistant.");
   const out: WireMessage[] = [];
   type Step = { text: string[]; calls: (WireMessage & { role: "assistant" })["tool_calls"]; results: WireMessage[] };
-  let step: Step & { reasoning: ReasoningPart[] } = { text: [], calls: [], results: [], reasoning: [] };
+  type Reasoning = { reasoning: ReasoningPart[]; thought: string };
+  let step: Step & Reasoning = { text: [], calls: [], results: [], reasoning: [], thought: "" };
   const flush = (): void => {
-    const reasoning = step.reasoning.length > 0 ? { reasoning_parts: step.reasoning } : {};
+    const reasoning = {
+      ...(step.reasoning.length > 0 ? { reasoning_parts: step.reasoning } : {}),
+      ...(step.thought !== "" ? { reasoning: step.thought } : {}),
+    };
     if (step.text.length > 0 || step.calls.length > 0)
       out.push(
         { role: "assistant", content: step.text.join(""), tool_calls: step.calls, ...reasoning },
         ...step.results,
       );
-    step = { text: [], calls: [], results: [], reasoning: [] };
+    step = { text: [], calls: [], results: [], reasoning: [], thought: "" };
   };
   parts.forEach((part, j) => {
     const at = `${path}.parts[${j}]`;
@@ -160,6 +165,9 @@ function toWire(value: unknown, path: string, provider: string): WireMessage[] {
       // The Worker's seal of the block's state (../reasoning-state.ts), which `useChat` sends back.
       const state = uiReasoningPart(own(part, "providerMetadata"));
       if (state) step.reasoning.push(state);
+      // Its text is the step's reasoning text, which Ollama takes back as `thinking`.
+      const text = own(part, "text");
+      if (typeof text === "string") step.thought += text;
     } else if (type === "dynamic-tool" || type.startsWith("tool-")) {
       const exchange = toolExchange(
         part,
