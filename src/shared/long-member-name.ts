@@ -174,6 +174,9 @@ export function parseJsonText(text: string): unknown {
   let count = 0;
   // From the first long name on, each replaced in one pass.
   for (let found = longName(text, first); found; found = longName(text, done)) {
+    // Read as a string value (long values are never interned), so a name that is no JSON string
+    // (a raw line feed, a bad escape) is refused as JSON.parse would refuse the text.
+    JSON.parse(text.slice(found[0], found[1] + 1));
     copy += `${text.slice(done, found[0])}"${longMemberNameKey(++count)}"`;
     done = found[1] + 1;
   }

@@ -118,4 +118,17 @@ group("Member names V8 interns in quadratic time, written by a model", (test) =>
       [longMemberNameKey(2)]: 2,
     });
   });
+
+  test("a payload whose long name is not a JSON string (a raw line feed, a bad escape) is refused as JSON.parse refuses it", () => {
+    for (const bad of ["\n", "\\x", "\t"]) {
+      const text = `{"${"k".repeat(16_384)}${bad}":1,"a":2}`;
+      let refused = false;
+      try {
+        parseJsonText(text);
+      } catch (error) {
+        refused = error instanceof SyntaxError;
+      }
+      assert(refused, `${JSON.stringify(bad)} in a long name`);
+    }
+  });
 });
