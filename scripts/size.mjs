@@ -285,10 +285,10 @@ export const BUDGET = {
   // emitted without its payload object (`SequenceReorderer.next`): 8,833 -> 9,098 B; the stage on
   // OpenAI Chat's + 263 B (3,564), streamToolCalls for OpenAI Responses + 270 B (10,554).
   responsesChain:
-    // + 40 (fused, 2026-12-07): an OpenAI Chat event that repeats the last one's head and tail is read in place from the SSE framing's decoded text (`readEvent`, the chain passing the decoder's reader to the framing; no line, message or slice of the framing's): the 10 KB call's workerd instructions, the SSE framing's and the chain's part: 10,554 -> 10,624 B.
+    // + 48 (fused, 2026-12-07): an OpenAI Chat event that repeats the last one's head and tail is read in place from the SSE framing's decoded text (`readEvent`, the chain passing the decoder's reader to the framing; no line, message or slice of the framing's): the 10 KB call's workerd instructions, the SSE framing's and the chain's part: 10,554 -> 10,624 B; 10,632 B on c14044f9.
     // + 320 (hostile, 2026-12-06): a call's arguments or a provider's payload with a member name past 16,383 characters is never parsed (`long-member-name`, `parseJsonText` in the decoders, the partial parser's key check): V8 kept such names interned, each call's compared with all those before, across requests (bench/hostile-long-names.ts: 1,600 calls 45.5 s -> 3.0 s): about 300 B gzipped in each chain.
     // + 136 (longnames, 2026-12-06): a provider's payload with a member name past 16,383 characters is read with a reserved key in place of each (`parseJsonText`), and arguments holding that key are the `long-member-name` call, where the whole payload was skipped (its other calls, text, usage and finish lost): 10,422 -> 10,552 B (it holds both parsers: the payload's and the strict one for a call's raw arguments).
-    40 +
+    48 +
     136 +
     320 +
     8.5 * KiB +
