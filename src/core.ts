@@ -28,6 +28,7 @@ export {
   type FramedMessage,
   type Framing,
   type FramingClass,
+  type EventReader,
   type EventStreamHeaderValue,
   type FramingOptions,
   type SSEMessage,

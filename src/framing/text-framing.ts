@@ -1,6 +1,7 @@
 import { isSpace } from "../shared/json-literal.ts";
 import {
   DEFAULT_MAX_EVENT_LENGTH,
+  type EventReader,
   type FramedMessage,
   type Framing,
   type FramingClass,
@@ -47,6 +48,7 @@ export function detectTextFraming(contentType: string | undefined, firstByte: nu
 export abstract class ChoosingFraming implements Framing {
   readonly #onMessage: (message: FramedMessage) => void;
   readonly #options: FramingOptions;
+  readonly #readEvent: EventReader | undefined;
   /** White space seen before the first byte that tells. */
   readonly #held: Uint8Array[] = [];
   #heldBytes = 0;
@@ -57,10 +59,11 @@ export abstract class ChoosingFraming implements Framing {
   /** Picks the framing from the content type and the first byte that is not white space. */
   protected abstract detect(contentType: string | undefined, firstByte: number): FramingClass;
 
-  /** Creates a framing that reports each message to `onMessage`. */
-  constructor(onMessage: (message: FramedMessage) => void, options: FramingOptions = {}) {
+  /** Creates a framing that reports each message to `onMessage` (`readEvent`: given to the framing chosen). */
+  constructor(onMessage: (message: FramedMessage) => void, options: FramingOptions = {}, readEvent?: EventReader) {
     this.#onMessage = onMessage;
     this.#options = options;
+    this.#readEvent = readEvent;
   }
 
   /** Feeds the next network chunk. */
@@ -86,7 +89,7 @@ export abstract class ChoosingFraming implements Framing {
 
   #choose(framing: FramingClass): void {
     this.chosen = framing;
-    this.#framing = new framing(this.#onMessage, this.#options);
+    this.#framing = new framing(this.#onMessage, this.#options, this.#readEvent);
     for (const chunk of this.#held.splice(0)) this.#framing.feed(chunk);
   }
 }
