@@ -1,5 +1,6 @@
 import { formatToolCallEvent, joinDeltas } from "../../src/index.ts";
 import type { LogCursor } from "./log-batch.ts";
+import { interruptedEnding } from "./interrupted.ts";
 import type { ResponseLog } from "./response-log.ts";
 import type { LogWriter } from "./response-log-storage.ts";
 import type { TimerHandle, Timers } from "../runtime.ts";
@@ -49,9 +50,10 @@ export interface PumpOptions {
  * (the output gate then holds the bytes until the write is durable): a restart never loses a frame
  * a client has seen; it loses the events still waiting for their window, which no client has seen.
  * A client that lags the whole log behind holds the reading back. Ends the log and its storage
- * however the reading ends; a write that throws (a storage fault) cancels the reading and ends
- * the log in memory (its clients' bodies end), then is thrown: the stored log stays unended, so a
- * resume from a later instance ends it as interrupted.
+ * however the reading ends; a write that throws (a storage fault) appends nothing, cancels the
+ * reading and ends the log in memory with the interrupted ending (its clients are told), then is
+ * thrown: the stored log stays unended, so a resume from a later instance ends it the same way,
+ * with the same ids.
  *
  * @example
  * ```ts
@@ -80,7 +82,8 @@ export async function pumpIntoLog(
     pending = [];
     lastWrite = timers.now();
     try {
-      writer.append(log.append(frames));
+      // Stored first: a client never reads a frame storage lacks.
+      log.append(frames, (batch) => writer.append(batch));
     } catch (error) {
       // The provider is cancelled, not read on by nobody (its pending read then ends the loop).
       fault = { error };
@@ -99,7 +102,13 @@ export async function pumpIntoLog(
     }
   } finally {
     write();
-    // Ended in memory first: its clients' bodies end even when storage fails again.
+    // The clients are told what a resume from storage will tell them: the interrupted ending, at
+    // the same ids (no frame past the stored ones was shown). Ended in memory first: its clients'
+    // bodies end even when storage fails again.
+    if (fault && writer.kind) {
+      let next = log.next;
+      log.append(interruptedEnding(writer.kind, log.lastFrame()).map((event) => formatToolCallEvent(event, next++)));
+    }
     log.finish();
     if (!fault) writer.end();
   }

@@ -134,12 +134,14 @@ export class ResponseLog implements BudgetHolder {
   /**
    * Appends `frames` as one batch from sequence number {@link ResponseLog.next}, dropping the
    * oldest read ones past the bounds; returns the batch (what is written to storage). Past the
-   * budget, the readers that hold the most are cut.
+   * budget, the readers that hold the most are cut. With `store`, the batch is given to it first:
+   * if it throws (a storage fault), nothing is appended, so no reader sees a frame storage lacks.
    */
-  append(frames: readonly string[]): LogBatch {
+  append(frames: readonly string[], store?: (batch: LogBatch) => void): LogBatch {
     if (this.#done) throw new Error("The response log already ended.");
     const batch = toBatch(this.#next, frames);
     if (frames.length === 0) return batch;
+    store?.(batch);
     this.#push(batch);
     this.#trim();
     this.#budget?.relieve();
