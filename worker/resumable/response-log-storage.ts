@@ -158,12 +158,12 @@ export class LogWriter {
     this.#chunkBytes = chunkBytes;
   }
 
-  /** Writes the header of a running log; with `replacing`, deletes the earlier log first (a run retried after a restart cut it). */
   /** The kind of the log begun or resumed (how an interrupted one is ended). */
   get kind(): LogKind | undefined {
     return this.#meta?.kind;
   }
 
+  /** Writes the header of a running log; with `replacing`, deletes the earlier log first (a run retried after a restart cut it). */
   begin(kind: LogKind, headers: Record<string, string>, replacing = false): void {
     if (replacing) deleteResponseLog(this.#store);
     this.#meta = { version: 3, kind, headers, limits: this.#limits, done: false };
