@@ -142,16 +142,12 @@ export const BUDGET = {
   // call's own parse, compared as JSON with sorted members): 201 to 214 B in every chain (Gemini's
   // 7,416 -> 7,624 B, OpenAI Chat's 7,944 -> 8,158).
   chain:
-    // + 48 (fused, 2026-12-07): an OpenAI Chat event that repeats the last one's head and tail is read in place from the SSE framing's decoded text (`readEvent`, the chain passing the decoder's reader to the framing; no line, message or slice of the framing's): the 10 KB call's workerd instructions, the SSE framing's and the chain's part of it.
     // + 320 (hostile, 2026-12-06): a call's arguments or a provider's payload with a member name past 16,383 characters is never parsed (`long-member-name`, `parseJsonText` in the decoders, the partial parser's key check): V8 kept such names interned, each call's compared with all those before, across requests (bench/hostile-long-names.ts: 1,600 calls 45.5 s -> 3.0 s): about 300 B gzipped in each chain.
     // + 96 (longnames, 2026-12-06): a provider's payload with a member name past 16,383 characters is read with a reserved key in place of each (`parseJsonText`), and arguments holding that key are the `long-member-name` call, where the whole payload was skipped (its other calls, text, usage and finish lost): Gemini 8,582 -> 8,668 B.
     // + 112 (hostile71, 2026-12-07): the scan before every payload's parse skims spans of 16,384 characters for a long name's content instead of reading every string (an ordinary 1 MB whole response: 35.5 % of JSON.parse's time -> 1.5 %, bench/hostile-long-names.ts), its exact per-string scan kept for a stretch that could be JSON's own: Gemini 8,655 -> 8,796 B with the long names of its own (longMemberNameKey).
     // + 8 (lead71, 2026-12-07): a long member name that is no JSON string (a raw line feed, a bad escape) refused as JSON.parse refuses the text, where the replacement let it by
-    // + 8 (lead71, 2026-12-07): fused's reader beside hostile71's skim and lead71's check gzip past the sum of the three (8,862 B)
-    8 +
     8 +
     112 +
-    48 +
     96 +
     320 +
     7 * KiB +
@@ -192,16 +188,12 @@ export const BUDGET = {
   // with the optimized code that read it (BENCHMARKS.md, "What outlives a scavenge"): 9,086 ->
   // 9,119 B. (The first term after the KiB is now 152: these 32 and the 120 above.)
   openaiChain:
-    // + 208 (fused, 2026-12-07): an OpenAI Chat event that repeats the last one's head and tail is read in place from the SSE framing's decoded text (`readEvent`, the chain passing the decoder's reader to the framing; no line, message or slice of the framing's): the 10 KB call's workerd instructions, the reader's, the framing's and the chain's: 9,521 -> 9,739 B.
     // + 320 (hostile, 2026-12-06): a call's arguments or a provider's payload with a member name past 16,383 characters is never parsed (`long-member-name`, `parseJsonText` in the decoders, the partial parser's key check): V8 kept such names interned, each call's compared with all those before, across requests (bench/hostile-long-names.ts: 1,600 calls 45.5 s -> 3.0 s): about 300 B gzipped in each chain.
     // + 96 (longnames, 2026-12-06): a provider's payload with a member name past 16,383 characters is read with a reserved key in place of each (`parseJsonText`), and arguments holding that key are the `long-member-name` call, where the whole payload was skipped (its other calls, text, usage and finish lost): 9,427 -> 9,514 B.
     // + 112 (hostile71, 2026-12-07): the scan before every payload's parse skims spans of 16,384 characters for a long name's content instead of reading every string (an ordinary 1 MB whole response: 35.5 % of JSON.parse's time -> 1.5 %, bench/hostile-long-names.ts), its exact per-string scan kept for a stretch that could be JSON's own: Gemini 8,655 -> 8,796 B with the long names of its own (longMemberNameKey).
     // + 8 (lead71, 2026-12-07): a long member name that is no JSON string (a raw line feed, a bad escape) refused as JSON.parse refuses the text, where the replacement let it by
-    // + 16 (lead71, 2026-12-07): fused's reader beside hostile71's skim and lead71's check gzip past the sum of the three (9,876 B)
-    16 +
     8 +
     112 +
-    208 +
     96 +
     320 +
     7.625 * KiB +
@@ -245,16 +237,12 @@ export const BUDGET = {
   // 20 % less CPU (10 KB: 1.39 -> 1.13 times the floor). 7,840 -> 8,128 B; Bedrock's, which reads
   // InvokeModel with the decoder, + 300 B (9,684); streamToolCalls for Anthropic + 303 B (10,672).
   anthropicChain:
-    // + 40 (fused, 2026-12-07): an OpenAI Chat event that repeats the last one's head and tail is read in place from the SSE framing's decoded text (`readEvent`, the chain passing the decoder's reader to the framing; no line, message or slice of the framing's): the 10 KB call's workerd instructions, the SSE framing's and the chain's part: 9,587 -> 9,644 B.
     // + 320 (hostile, 2026-12-06): a call's arguments or a provider's payload with a member name past 16,383 characters is never parsed (`long-member-name`, `parseJsonText` in the decoders, the partial parser's key check): V8 kept such names interned, each call's compared with all those before, across requests (bench/hostile-long-names.ts: 1,600 calls 45.5 s -> 3.0 s): about 300 B gzipped in each chain.
     // + 96 (longnames, 2026-12-06): a provider's payload with a member name past 16,383 characters is read with a reserved key in place of each (`parseJsonText`), and arguments holding that key are the `long-member-name` call, where the whole payload was skipped (its other calls, text, usage and finish lost): 9,499 -> 9,581 B.
     // + 112 (hostile71, 2026-12-07): the scan before every payload's parse skims spans of 16,384 characters for a long name's content instead of reading every string (an ordinary 1 MB whole response: 35.5 % of JSON.parse's time -> 1.5 %, bench/hostile-long-names.ts), its exact per-string scan kept for a stretch that could be JSON's own: Gemini 8,655 -> 8,796 B with the long names of its own (longMemberNameKey).
     // + 8 (lead71, 2026-12-07): a long member name that is no JSON string (a raw line feed, a bad escape) refused as JSON.parse refuses the text, where the replacement let it by
-    // + 8 (lead71, 2026-12-07): fused's reader beside hostile71's skim and lead71's check gzip past the sum of the three (9,769 B)
-    8 +
     8 +
     112 +
-    40 +
     96 +
     320 +
     7.5 * KiB +
@@ -303,16 +291,12 @@ export const BUDGET = {
   // emitted without its payload object (`SequenceReorderer.next`): 8,833 -> 9,098 B; the stage on
   // OpenAI Chat's + 263 B (3,564), streamToolCalls for OpenAI Responses + 270 B (10,554).
   responsesChain:
-    // + 48 (fused, 2026-12-07): an OpenAI Chat event that repeats the last one's head and tail is read in place from the SSE framing's decoded text (`readEvent`, the chain passing the decoder's reader to the framing; no line, message or slice of the framing's): the 10 KB call's workerd instructions, the SSE framing's and the chain's part: 10,554 -> 10,624 B; 10,632 B on c14044f9.
     // + 320 (hostile, 2026-12-06): a call's arguments or a provider's payload with a member name past 16,383 characters is never parsed (`long-member-name`, `parseJsonText` in the decoders, the partial parser's key check): V8 kept such names interned, each call's compared with all those before, across requests (bench/hostile-long-names.ts: 1,600 calls 45.5 s -> 3.0 s): about 300 B gzipped in each chain.
     // + 136 (longnames, 2026-12-06): a provider's payload with a member name past 16,383 characters is read with a reserved key in place of each (`parseJsonText`), and arguments holding that key are the `long-member-name` call, where the whole payload was skipped (its other calls, text, usage and finish lost): 10,422 -> 10,552 B (it holds both parsers: the payload's and the strict one for a call's raw arguments).
     // + 112 (hostile71, 2026-12-07): the scan before every payload's parse skims spans of 16,384 characters for a long name's content instead of reading every string (an ordinary 1 MB whole response: 35.5 % of JSON.parse's time -> 1.5 %, bench/hostile-long-names.ts), its exact per-string scan kept for a stretch that could be JSON's own: Gemini 8,655 -> 8,796 B with the long names of its own (longMemberNameKey).
     // + 8 (lead71, 2026-12-07): a long member name that is no JSON string (a raw line feed, a bad escape) refused as JSON.parse refuses the text, where the replacement let it by
-    // + 16 (lead71, 2026-12-07): fused's reader beside hostile71's skim and lead71's check gzip past the sum of the three (10,765 B)
-    16 +
     8 +
     112 +
-    48 +
     136 +
     320 +
     8.5 * KiB +
@@ -389,14 +373,10 @@ export const BUDGET = {
   // Gemini Interactions: its built-in tools' steps as provider-executed calls with their results
   // (gemini-interactions-server-steps.ts, issue 34): 7,087 -> 7,741 B.
   interactionsChain:
-    // + 24 (fused, 2026-12-07): an OpenAI Chat event that repeats the last one's head and tail is read in place from the SSE framing's decoded text (`readEvent`, the chain passing the decoder's reader to the framing; no line, message or slice of the framing's): the 10 KB call's workerd instructions, the SSE framing's and the chain's part: 9,477 -> 9,525 B.
     // + 320 (hostile, 2026-12-06): a call's arguments or a provider's payload with a member name past 16,383 characters is never parsed (`long-member-name`, `parseJsonText` in the decoders, the partial parser's key check): V8 kept such names interned, each call's compared with all those before, across requests (bench/hostile-long-names.ts: 1,600 calls 45.5 s -> 3.0 s): 9,088 -> 9,395 B.
     // + 96 (longnames, 2026-12-06): a provider's payload with a member name past 16,383 characters is read with a reserved key in place of each (`parseJsonText`), and arguments holding that key are the `long-member-name` call, where the whole payload was skipped (its other calls, text, usage and finish lost): 9,395 -> 9,470 B.
     // + 112 (hostile71, 2026-12-07): the scan before every payload's parse skims spans of 16,384 characters for a long name's content instead of reading every string (an ordinary 1 MB whole response: 35.5 % of JSON.parse's time -> 1.5 %, bench/hostile-long-names.ts), its exact per-string scan kept for a stretch that could be JSON's own: Gemini 8,655 -> 8,796 B with the long names of its own (longMemberNameKey).
     // + 8 (lead71, 2026-12-07): a long member name that is no JSON string (a raw line feed, a bad escape) refused as JSON.parse refuses the text, where the replacement let it by
-    // + 32 (lead71, 2026-12-07): fused's reader beside hostile71's skim and lead71's check gzip 27 B past the sum of the three (9,675 B)
-    32 +
-    24 +
     8 +
     112 +
     96 +
@@ -430,8 +410,7 @@ export const BUDGET = {
   // before it), as `responsesChain` says (3,215 -> 3,290 B).
   // Then by 40 B: the Bedrock stage brings the Anthropic decoder, which counts a compaction's tokens
   // (see `anthropicChain`): 3,276 -> 3,331 B.
-  // + 16 (fused, 2026-12-07): an OpenAI Chat event that repeats the last one's head and tail is read in place from the SSE framing's decoded text (`readEvent`, the chain passing the decoder's reader to the framing; no line, message or slice of the framing's): the 10 KB call's workerd instructions; the Bedrock stage's share of an OpenAI chain 4,025 -> 4,045 B.
-  extraProvider: 16 + 3.125 * KiB + 16 + 96 + 40 + 232 + 24 + 56 + 80 + 176 + 8 + 64 + 32 + 16 + 8, // + 8 (shapes37, 2026-12-06): OpenAI Chat's first call delta from one literal moves the Bedrock stage's share of an OpenAI chain by a byte (4,024 -> 4,025 B); + 16 (workerleft, 2026-12-06): an image with no bytes is block-failed (see `bedrockChain`): the Bedrock stage's 4,003 -> 4,022 B; + 32 (providers, 2026-12-06): an image's failure in-band, block-failed (see `bedrockChain`): the Bedrock stage's 3,969 -> 3,999 B; + 64 (review68): an image past maxArgumentsLength left out, the turn going on (see `bedrockChain`): the Bedrock stage's 3,907 -> 3,969 B; + 8 (library-options, 2026-12-06): BedrockDeltaStream hands InvokeModel's decoder the limits without its converseCitations, on fbd714e1's image blocks: the Bedrock stage's 3,904 -> 3,907 B; + 176: ConverseStream's image blocks (see `bedrockChain`, providers-2026): the Bedrock stage's 3,706 -> 3,899 B; + 80: a refusal's fallback fields (see `anthropicChain`, round-trip): the Bedrock stage's 3,644 -> 3,723 B; + 56: a repeated `tool_use` id fails the body (see `anthropicChain`, faults61): the Bedrock stage's 3,586 -> 3,644 B; + 24: a bare `error` payload is the provider's error (see `anthropicChain`, fault-review): the Responses stage's 3,560 -> 3,587 B; + 232: OpenAI Responses' delta events read faster (see `responsesChain`); + 16 (hostile71, 2026-12-07): the long-name scan's skim (see `chain`): the Bedrock stage's 4,032 -> 4,044 B
+  extraProvider: 3.125 * KiB + 16 + 96 + 40 + 232 + 24 + 56 + 80 + 176 + 8 + 64 + 32 + 16 + 8, // + 8 (shapes37, 2026-12-06): OpenAI Chat's first call delta from one literal moves the Bedrock stage's share of an OpenAI chain by a byte (4,024 -> 4,025 B); + 16 (workerleft, 2026-12-06): an image with no bytes is block-failed (see `bedrockChain`): the Bedrock stage's 4,003 -> 4,022 B; + 32 (providers, 2026-12-06): an image's failure in-band, block-failed (see `bedrockChain`): the Bedrock stage's 3,969 -> 3,999 B; + 64 (review68): an image past maxArgumentsLength left out, the turn going on (see `bedrockChain`): the Bedrock stage's 3,907 -> 3,969 B; + 8 (library-options, 2026-12-06): BedrockDeltaStream hands InvokeModel's decoder the limits without its converseCitations, on fbd714e1's image blocks: the Bedrock stage's 3,904 -> 3,907 B; + 176: ConverseStream's image blocks (see `bedrockChain`, providers-2026): the Bedrock stage's 3,706 -> 3,899 B; + 80: a refusal's fallback fields (see `anthropicChain`, round-trip): the Bedrock stage's 3,644 -> 3,723 B; + 56: a repeated `tool_use` id fails the body (see `anthropicChain`, faults61): the Bedrock stage's 3,586 -> 3,644 B; + 24: a bare `error` payload is the provider's error (see `anthropicChain`, fault-review): the Responses stage's 3,560 -> 3,587 B; + 232: OpenAI Responses' delta events read faster (see `responsesChain`); + 16 (hostile71, 2026-12-07): the long-name scan's skim (see `chain`): the Bedrock stage's 4,032 -> 4,044 B
   // + 64 (schema-refs, 2026-12-05): the draft the root's `$schema` declares is read (3 to 7, 2019-09
   // or 2020-12, not only "7 or older"), so a boolean exclusiveMinimum/Maximum is draft 4's bound only
   // where no later draft is declared (under 2020-12 it made a valid 0 fail): 14,666 -> 14,732 B.
@@ -588,16 +567,12 @@ export const BUDGET = {
   // + 192 in issue 37 (perf-responses): OpenAI Responses' delta events read faster (see `responsesChain`).
   // + 32: see `chain` (repair-paths): Anthropic's 10,362 -> 10,389 B
   streamToolCalls:
-    // + 104 (fused, 2026-12-07): an OpenAI Chat event that repeats the last one's head and tail is read in place from the SSE framing's decoded text (`readEvent`, the chain passing the decoder's reader to the framing; no line, message or slice of the framing's): the 10 KB call's workerd instructions, the wrappers forward the reader: anthropic 12,404 -> 12,528 B, openai 12,078 -> 12,552 B (under its own budget).
     // + 320 (hostile, 2026-12-06): a call's arguments or a provider's payload with a member name past 16,383 characters is never parsed (`long-member-name`, `parseJsonText` in the decoders, the partial parser's key check): V8 kept such names interned, each call's compared with all those before, across requests (bench/hostile-long-names.ts: 1,600 calls 45.5 s -> 3.0 s): about 300 B gzipped in each chain.
     // + 96 (longnames, 2026-12-06): a provider's payload with a member name past 16,383 characters is read with a reserved key in place of each (`parseJsonText`), and arguments holding that key are the `long-member-name` call, where the whole payload was skipped (its other calls, text, usage and finish lost): Anthropic's 12,315 -> 12,395 B.
     // + 112 (hostile71, 2026-12-07): the scan before every payload's parse skims spans of 16,384 characters for a long name's content instead of reading every string (an ordinary 1 MB whole response: 35.5 % of JSON.parse's time -> 1.5 %, bench/hostile-long-names.ts), its exact per-string scan kept for a stretch that could be JSON's own: Gemini 8,655 -> 8,796 B with the long names of its own (longMemberNameKey).
     // + 8 (lead71, 2026-12-07): a long member name that is no JSON string (a raw line feed, a bad escape) refused as JSON.parse refuses the text, where the replacement let it by
-    // + 8 (lead71, 2026-12-07): fused's reader and lead71's check together gzip 6 B past the sum of the two (Anthropic 12,654 B)
-    8 +
     8 +
     112 +
-    104 +
     96 +
     320 +
     10 * KiB +

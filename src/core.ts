@@ -28,7 +28,6 @@ export {
   type FramedMessage,
   type Framing,
   type FramingClass,
-  type EventReader,
   type EventStreamHeaderValue,
   type FramingOptions,
   type SSEMessage,

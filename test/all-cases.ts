@@ -156,7 +156,6 @@ import "./pipeline/unusable-input.cases.ts";
 import "./pipeline/fault-matrix.cases.ts";
 import "./pipeline/pipeline-fast-paths.cases.ts";
 import "./pipeline/openai-chat-fast-chunk.cases.ts";
-import "./pipeline/openai-chat-fused-events.cases.ts";
 import "./pipeline/responses-fast-delta.cases.ts";
 import "./pipeline/custom-protocol.cases.ts";
 import "./pipeline/framing-choice.cases.ts";

@@ -121,25 +121,7 @@ export interface Framing {
  * const core = new framing((message) => console.log(message.data), { maxEventLength: 1 << 20 });
  * ```
  */
-export type FramingClass = new (
-  onMessage: (message: FramedMessage) => void,
-  options?: FramingOptions,
-  readEvent?: EventReader,
-) => Framing;
-
-/**
- * A reader of whole events in the framing's own decoded text, which the chain gives a text framing
- * when its decoder has one (`ProviderDecoder.readEvent`): called at the start of an SSE line that
- * begins with `d`, outside any event, with the limit on an event's data. It returns the index just
- * past the event's blank line when it read and decoded the whole event there (no line, message or
- * slice of the framing's), else -1 and the framing reads the event as it would have.
- *
- * @example
- * ```ts
- * const skipEmpty: EventReader = (text, at) => (text.startsWith("data: {}\n\n", at) ? at + 10 : -1);
- * ```
- */
-export type EventReader = (text: string, at: number, limit: number) => number;
+export type FramingClass = new (onMessage: (message: FramedMessage) => void, options?: FramingOptions) => Framing;
 
 /**
  * The stage of any {@link FramingClass}: bytes in, its messages out. `SSEDecoderStream` is this

@@ -4,7 +4,6 @@ import { ownText } from "../shared/kept-text.ts";
 import {
   DEFAULT_MAX_EVENT_LENGTH,
   FramingStream,
-  type EventReader,
   type Framing,
   type FramingOptions,
   type SSEMessage,
@@ -65,7 +64,6 @@ export class SSEDecoder implements Framing {
   readonly #decoder = new TextDecoder();
   readonly #onMessage: (message: SSEMessage) => void;
   readonly #limit: number;
-  readonly #readEvent: EventReader | undefined;
   /** The start of a line whose end has not come yet. */
   #line = "";
   /** The event's `data:` lines joined by LF; `undefined` before its first. */
@@ -79,19 +77,10 @@ export class SSEDecoder implements Framing {
   #begun = false;
   #failure: ToolCallStreamError | undefined;
 
-  /**
-   * Creates a decoder that reports each message to `onMessage`; an option it does not know
-   * (another stage's) is a `TypeError`. With `readEvent` (the chain's, from its decoder), an event
-   * that reader takes whole at a line's start is decoded in place and never framed.
-   */
-  constructor(
-    onMessage: (message: SSEMessage) => void,
-    options: SSEDecoderStreamOptions = {},
-    readEvent?: EventReader,
-  ) {
+  /** Creates a decoder that reports each message to `onMessage`; an option it does not know (another stage's) is a `TypeError`. */
+  constructor(onMessage: (message: SSEMessage) => void, options: SSEDecoderStreamOptions = {}) {
     this.#onMessage = onMessage;
     this.#limit = framingOptions(options).maxEventLength ?? DEFAULT_MAX_EVENT_LENGTH;
-    this.#readEvent = readEvent;
   }
 
   /** Feeds the next network chunk. */
@@ -120,23 +109,7 @@ export class SSEDecoder implements Framing {
     let lf = -2;
     let cr = -2;
     let colon = -2;
-    const read = this.#readEvent;
     for (;;) {
-      // A `data:` line outside any event: its decoder may read the whole event where it is.
-      if (
-        read &&
-        text.charCodeAt(start) === 0x64 &&
-        !this.#line &&
-        this.#data === undefined &&
-        this.#event === undefined &&
-        this.#id === undefined
-      ) {
-        const next = read(text, start, this.#limit);
-        if (next > 0) {
-          start = next;
-          continue;
-        }
-      }
       // An LF at `start` ends a line there (a CRLF's LF is passed below, or at the text's start):
       // every event's blank line in most streams, found without a search.
       const atLF = text.charCodeAt(start) === 0x0a;

@@ -1,7 +1,6 @@
 import { isSpace } from "../shared/json-literal.ts";
 import {
   DEFAULT_MAX_EVENT_LENGTH,
-  type EventReader,
   type FramedMessage,
   type Framing,
   type FramingClass,
@@ -48,7 +47,6 @@ export function detectTextFraming(contentType: string | undefined, firstByte: nu
 export abstract class ChoosingFraming implements Framing {
   readonly #onMessage: (message: FramedMessage) => void;
   readonly #options: FramingOptions;
-  readonly #readEvent: EventReader | undefined;
   /** White space seen before the first byte that tells. */
   readonly #held: Uint8Array[] = [];
   #heldBytes = 0;
@@ -59,11 +57,10 @@ export abstract class ChoosingFraming implements Framing {
   /** Picks the framing from the content type and the first byte that is not white space. */
   protected abstract detect(contentType: string | undefined, firstByte: number): FramingClass;
 
-  /** Creates a framing that reports each message to `onMessage` (`readEvent`: given to the framing chosen). */
-  constructor(onMessage: (message: FramedMessage) => void, options: FramingOptions = {}, readEvent?: EventReader) {
+  /** Creates a framing that reports each message to `onMessage`. */
+  constructor(onMessage: (message: FramedMessage) => void, options: FramingOptions = {}) {
     this.#onMessage = onMessage;
     this.#options = options;
-    this.#readEvent = readEvent;
   }
 
   /** Feeds the next network chunk. */
@@ -89,7 +86,7 @@ export abstract class ChoosingFraming implements Framing {
 
   #choose(framing: FramingClass): void {
     this.chosen = framing;
-    this.#framing = new framing(this.#onMessage, this.#options, this.#readEvent);
+    this.#framing = new framing(this.#onMessage, this.#options);
     for (const chunk of this.#held.splice(0)) this.#framing.feed(chunk);
   }
 }

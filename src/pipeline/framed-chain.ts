@@ -76,8 +76,6 @@ export class FramedChain {
   readonly #messages: FramedMessage[] = [];
   #next = 0;
   #stopped = false;
-  /** The chunk fed is decoded whole (not a message at a time): the framing's events may be read in place. */
-  #whole = false;
   /**
    * A delta is with the accumulator and the steps: what throws then was thrown after the decoder
    * (left set by a throw, which `#failDecoding` reads).
@@ -117,21 +115,8 @@ export class FramedChain {
       pickOptions<DecoderLimits>(options, DECODER_LIMITS),
       { maxDepth: options.maxDepth, contentType: framing.contentType },
     );
-    const read = this.#decoder.readEvent && this.#readEvent;
-    this.#framing = new Framing((message) => void this.#messages.push(message), framing, read);
+    this.#framing = new Framing((message) => void this.#messages.push(message), framing);
   }
-
-  /** An event the decoder reads in place, after the messages framed before it: the deltas keep the body's order. */
-  readonly #readEvent = (text: string, at: number, limit: number): number => {
-    if (this.#whole && this.#next < this.#messages.length) this.decode();
-    if (!this.#whole || this.#stopped) return -1;
-    try {
-      return this.#decoder.readEvent!(text, at, limit);
-    } catch (error) {
-      this.#failDecoding(error);
-      return -1;
-    }
-  };
 
   /**
    * Passes an event to the steps. A complete call a step threw on (an application's clock or
@@ -173,13 +158,12 @@ export class FramedChain {
   /** Feeds one network chunk, then decodes up to `messages` of the queued messages (all by default). */
   feed(chunk: Uint8Array, messages: number = Infinity): void {
     if (this.#stopped) return;
-    this.#whole = messages === Infinity;
     try {
       this.#framing.feed(chunk);
     } catch (error) {
       return this.#failFraming(error);
     }
-    if (!this.#stopped) this.decode(messages);
+    this.decode(messages);
   }
 
   /** Feeds one message framed elsewhere (the framing is skipped), decoding it after those queued. */

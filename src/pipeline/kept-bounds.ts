@@ -144,7 +144,6 @@ export const withKeptBounds = (protocol: ProviderProtocol): ChainProtocol => ({
     const bounds = keptBounds(emit, limits, chain?.maxDepth);
     const decoder = protocol.createDecoder(bounds.emit, limits);
     return {
-      readEvent: decoder.readEvent?.bind(decoder),
       decode: (message) => decoder.decode(message),
       end: (fault) => {
         decoder.end(fault);

@@ -1,4 +1,4 @@
-import type { EventReader, FramedMessage, Framing, FramingClass, FramingOptions } from "../framing/framing.ts";
+import type { FramedMessage, Framing, FramingClass, FramingOptions } from "../framing/framing.ts";
 import type { ChainProtocol } from "./framed-chain.ts";
 import { detectProvider } from "../providers/provider-detect-stream.ts";
 import type { Provider } from "../providers/registry.ts";
@@ -49,18 +49,13 @@ export function hintedFraming(Inner: FramingClass): FramingClass {
       readonly #start = new Uint8Array(KEPT);
       #kept = 0;
       #framed = false;
-      constructor(onMessage: (message: FramedMessage) => void, options: FramingOptions = {}, readEvent?: EventReader) {
+      constructor(onMessage: (message: FramedMessage) => void, options: FramingOptions = {}) {
         this.#onMessage = onMessage;
         this.#contentType = options.contentType;
-        // An event read in place follows a message of the same stream: the body was framed already.
-        this.#inner = new Inner(
-          (message) => {
-            this.#framed = true;
-            onMessage(message);
-          },
-          options,
-          readEvent,
-        );
+        this.#inner = new Inner((message) => {
+          this.#framed = true;
+          onMessage(message);
+        }, options);
       }
       feed(chunk: Uint8Array): void {
         if (this.#kept < KEPT) {
@@ -186,8 +181,6 @@ export function withProviderHint(protocol: ChainProtocol, named: Provider | unde
         chain,
       );
       return {
-        // Only once the body is told: until then each message is.
-        readEvent: (text, at, limit) => (settled && decoder.readEvent ? decoder.readEvent(text, at, limit) : -1),
         decode: (message) => {
           if (message.value instanceof Unframed) return void (unframed = message.value);
           if (!settled) {

@@ -54,8 +54,6 @@ export function withWholeResponses(protocol: ProviderProtocol): ProviderProtocol
     createDecoder: (emit, limits) => {
       const decoder = protocol.createDecoder(emit, limits);
       const reading: ProviderDecoder = {
-        // Never before the first message, which the decoder reads first (the reader starts from one).
-        readEvent: decoder.readEvent?.bind(decoder),
         decode: (message) => {
           // An empty message (a framing's own cue) tells nothing.
           if (message.data === "" && message.value === undefined) return decoder.decode(message);

@@ -30,13 +30,6 @@ export interface ProviderDecoder {
   /** Decodes one message. */
   decode(message: FramedMessage): void;
   /**
-   * Optional: reads and decodes in place a whole SSE event of `text`, the framing's decoded text,
-   * from its line's start `at` through its blank line, as `decode` would its message (see the
-   * framing's `EventReader`): the index past the blank line, or -1 to have it framed and decoded.
-   * The chain gives it to a text framing, and calls it only while no message waits to be decoded.
-   */
-  readEvent?: ((text: string, at: number, limit: number) => number) | undefined;
-  /**
    * The input ended: emit what is still held (a decoder that holds nothing does nothing). With
    * `fault` (the input failed: a read error, bytes the framing could not read), what only waits to
    * prove itself is dropped rather than given (OpenAI Chat's finish held after a call): the chain

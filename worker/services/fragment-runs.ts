@@ -25,7 +25,7 @@ import {
   SseOrNdjsonFraming,
   TextFraming,
 } from "../../src/index.ts";
-import type { DecoderLimits, EventReader } from "../../src/core.ts";
+import type { DecoderLimits } from "../../src/core.ts";
 
 /** The message a framing of {@link fragmentRuns} adds after each chunk's: the decoder's cue to pass its run on. */
 const READ_END: FramedMessage = { data: "" };
@@ -63,8 +63,8 @@ export function fragmentRuns(provider: Provider): ProviderProtocol {
   class RunFraming implements Framing {
     readonly #framing: Framing;
     readonly #onMessage: (message: FramedMessage) => void;
-    constructor(onMessage: (message: FramedMessage) => void, options?: FramingOptions, readEvent?: EventReader) {
-      this.#framing = new Inner(onMessage, options, readEvent);
+    constructor(onMessage: (message: FramedMessage) => void, options?: FramingOptions) {
+      this.#framing = new Inner(onMessage, options);
       this.#onMessage = onMessage;
     }
     feed(chunk: Uint8Array): void {
@@ -177,11 +177,6 @@ class RunDecoder implements ProviderDecoder {
       this.#pass();
       throw error;
     }
-  }
-
-  /** The protocol's decoder reads an event in place (see `ProviderDecoder.readEvent`): its deltas join the run as a message's do. */
-  readEvent(text: string, at: number, limit: number): number {
-    return this.#decoder.readEvent ? this.#decoder.readEvent(text, at, limit) : -1;
   }
 
   /** The input ended; `fault` (it failed) goes on to the protocol's decoder, which drops what only waits to prove itself. */

@@ -86,11 +86,6 @@ export class ChatCitations implements ProviderDecoder {
     this.#decoder.decode(message);
   }
 
-  /** The decoder's in-place read of an event (no chunk of it is one with annotations): -1 when it has none. */
-  readEvent(text: string, at: number, limit: number): number {
-    return this.#decoder.readEvent ? this.#decoder.readEvent(text, at, limit) : -1;
-  }
-
   /** The input ended (or failed: `fault`, passed on): a response cut before `[DONE]` keeps the annotations that came. */
   end(fault?: unknown): void {
     this.#decoder.end(fault);

@@ -75,14 +75,6 @@ export class OpenAIChatDecoder implements ProviderDecoder {
     decodeMessage(message, this.#emit, this.#reasoning, this.#options);
   }
 
-  /** Decodes in place an SSE event of the common shape that repeats the last one's ({@link FastChunkReader.readEvent}); -1 for any other. */
-  readEvent(text: string, at: number, limit: number): number {
-    const fast = this.#fast;
-    const next = fast.readEvent(text, at, limit);
-    if (next > 0) decodeFastChunk(fast.model, fast.call, fast.text, this.#emit, this.#reasoning);
-    return next;
-  }
-
   /**
    * The input ended (or failed): the reasoning still held goes out as its parts, then a finish
    * still held. A stream cut before its finish keeps the reasoning fields and the refusal it

@@ -19,8 +19,6 @@ const FIELD = `"(?!(?:choices|error|usage|x_groq)")[a-z_]{1,32}":(?:${PLAIN}|0|[
  */
 const ENVELOPE = new RegExp(`^\\{(?:${FIELD},){0,12}"choices":\\[\\{"index":0,"delta":\\{`);
 const CHOICES = '"choices":[{"index":0,"delta":{';
-/** What an SSE event the reader reads in place begins with. */
-const DATA = "data: ";
 
 /** The delta's only field up to its string literal's opening quote: a text delta, or one call's argument fragment. */
 const CONTENT = '"content":"';
@@ -97,64 +95,35 @@ export class FastChunkReader {
   call: number | undefined;
   /** The model of the chunks read (`""` when empty), set by {@link FastChunkReader.read}. */
   model = "";
-  /** The text or fragment of the event {@link FastChunkReader.readEvent} read last. */
-  text = "";
-
-  /**
-   * Reads in place the SSE event at `at` of `text` (the framing's decoded text): `data: `, a chunk
-   * that repeats the head and the tail of the last one read, then LF LF. Returns the index past
-   * the blank line, its text or fragment in {@link FastChunkReader.text} (its call in
-   * {@link FastChunkReader.call}); -1 for any other event (a new head or tail, CR, another field,
-   * one the read's end cut, data past `limit`), which the framing and {@link FastChunkReader.read}
-   * then read: two comparisons and the scan of the literals, no slice but the fragment's.
-   */
-  readEvent(text: string, at: number, limit: number): number {
-    // `d` is the framing's check; the rest by code (a slice would be one more string an event).
-    for (let i = 1; i < 6; i++) if (text.charCodeAt(at + i) !== DATA.charCodeAt(i)) return -1;
-    const end = this.#readAt(text, at + 6, false);
-    return end < 0 || end - at - 6 > limit || text.charCodeAt(end) !== 0x0a || text.charCodeAt(end + 1) !== 0x0a
-      ? -1
-      : end + 2;
-  }
 
   /**
    * The text or argument fragment of a chunk of the common shape, decoded (its call in
    * {@link FastChunkReader.call}), or `undefined` when `data` is not of that shape.
    */
   read(data: string): string | undefined {
-    return this.#readAt(data, 0, true) === data.length ? this.text : undefined;
-  }
-
-  /**
-   * Reads the chunk at `from` of `data` into {@link FastChunkReader.text}: the index past its
-   * closing brace, -1 when it is not of the common shape. `fresh`: a head or tail other than the
-   * last is matched and kept (the chunk is all of `data`), else the chunk is not read.
-   */
-  #readAt(data: string, from: number, fresh: boolean): number {
     // `slice` and `===` rather than `startsWith`, which V8 runs several times slower here, or a
     // sticky pattern (`textPattern`), which costs more in workerd on this one-byte text: 8.2 M
     // instructions a 10 KB call (2,962 chunks) against 5.6 M (BENCHMARKS.md, 2026-12-06 19:22).
     const head = this.#head;
     let start: number;
-    if (head !== undefined && data.slice(from, from + head.length) === head) {
-      start = from + head.length - 1;
+    if (head !== undefined && data.slice(0, head.length) === head) {
+      start = head.length - 1;
       this.call = this.#headCall;
     } else {
-      if (!fresh) return -1;
       start = this.#literalStart(data);
-      if (start < 0) return -1;
+      if (start < 0) return undefined;
       this.#head = ownText(data.slice(0, start + 1));
       this.#headCall = this.call;
       this.#repeats = 0;
     }
     const end = jsonLiteralEnd(data, start);
-    if (end === 0) return -1;
+    if (end === 0) return undefined;
     const after = Math.abs(end);
     const text = this.call === undefined;
     let tail = this.#tail;
     if (tail === undefined || text !== this.#tailOfText || data.slice(after, after + tail.length) !== tail) {
-      const through = fresh ? tailEnd(data, after, text ? TEXT_END : CALL_END) : -1;
-      if (through < 0) return -1;
+      const through = tailEnd(data, after, text ? TEXT_END : CALL_END);
+      if (through < 0) return undefined;
       tail = this.#tail = ownText(data.slice(after, through));
       this.#tailOfText = text;
       this.#repeats = 0;
@@ -162,17 +131,14 @@ export class FastChunkReader {
       this.#head = flat(this.#head!);
       this.#tail = flat(tail);
     }
-    const close = lastField(data, after + tail.length, tail);
-    if (close < 0) return -1;
+    if (!lastField(data, after + tail.length, tail)) return undefined;
     // The fragment or text delta is kept downstream: a string of its own, not a view of the read.
-    if (end > 0) this.text = ownText(data.slice(start + 1, end - 1));
-    else
-      try {
-        this.text = JSON.parse(data.slice(start, -end)) as string;
-      } catch {
-        return -1;
-      }
-    return close;
+    if (end > 0) return ownText(data.slice(start + 1, end - 1));
+    try {
+      return JSON.parse(data.slice(start, -end)) as string;
+    } catch {
+      return undefined;
+    }
   }
 
   /**
@@ -234,13 +200,12 @@ function tailEnd(data: string, at: number, close: string): number {
 }
 
 /**
- * The index past the chunk's closing brace, which follows `tail` (what {@link tailEnd} found),
- * which ends at `at`: the brace `tail` ends with, or the one after the `"obfuscation":"` literal
- * it opens; -1 when that literal does not end, has escapes or no brace follows it.
+ * The chunk ends well after `tail` (what {@link tailEnd} found), which ends at `at`: with its
+ * closing brace (the chunk ends there), or with `"obfuscation":"` (that literal, then the brace).
  */
-function lastField(data: string, at: number, tail: string): number {
-  if (tail.charCodeAt(tail.length - 1) !== 0x22) return at;
-  // 0 (the literal does not end) and a negative end (it has escapes) are never followed by the brace.
+function lastField(data: string, at: number, tail: string): boolean {
+  if (tail.charCodeAt(tail.length - 1) !== 0x22) return at === data.length;
+  // 0 (the literal does not end) and a negative end (it has escapes) are never the last index.
   const end = jsonLiteralEnd(data, at - 1);
-  return end > 0 && data.charCodeAt(end) === 125 ? end + 1 : -1;
+  return end === data.length - 1 && data.charCodeAt(end) === 125;
 }
