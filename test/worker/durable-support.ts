@@ -61,3 +61,26 @@ export function storedFrames(id: string): Promise<string[]> {
     (loadResponseLog(keyedStore(state.storage.kv, id))?.batches ?? []).flatMap((batch) => framesOf(batch.text)),
   );
 }
+
+/** Makes the object's next write of a key that `match` takes throw, as a full or failing storage does. */
+export function failNextPut(stub: DurableObjectStub<ResponseBuffer>, match: (key: string) => boolean): Promise<void> {
+  return runInDurableObject(stub, (_instance, state) => {
+    const storage = state.storage;
+    const kv = storage.kv;
+    const own = Object.getOwnPropertyDescriptor(storage, "kv");
+    const restore = () => (own ? Object.defineProperty(storage, "kv", own) : Reflect.deleteProperty(storage, "kv"));
+    const failing = new Proxy(kv, {
+      get(target, key) {
+        if (key === "put")
+          return (name: string, value: unknown) => {
+            if (!match(name)) return target.put(name, value);
+            restore();
+            throw new Error("SQLITE_FULL: database or disk is full");
+          };
+        const member = Reflect.get(target, key, target) as unknown;
+        return typeof member === "function" ? member.bind(target) : member;
+      },
+    });
+    Object.defineProperty(storage, "kv", { configurable: true, get: () => failing });
+  });
+}

@@ -9,7 +9,7 @@ import { attach } from "../../worker/resumable/response-pool.ts";
 import { MAX_READERS_PER_RESPONSE, ResponseReaders } from "../../worker/resumable/response-readers.ts";
 import { parseStreamRequest } from "../../worker/request/parse-stream-request.ts";
 import { providerNames } from "../../worker/upstream/providers/index.ts";
-import { settled } from "./durable-support.ts";
+import { failNextPut, settled } from "./durable-support.ts";
 import { FakeUpstream, liveOpenAI, ManualTimers, mintedTestResponseId, objectOf, validBody } from "./support.ts";
 
 const HI = 'data: {"choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}\n\n';
@@ -19,31 +19,15 @@ async function faulted() {
   const upstream = new FakeUpstream({ kind: "sse", chunks: [HI], then: "stall" });
   const id = await mintedTestResponseId();
   const stub = objectOf(id);
-  await runInDurableObject(stub, (instance: ResponseBuffer, state) => {
+  await runInDurableObject(stub, (instance: ResponseBuffer) => {
     instance.useReaders(new ResponseReaders(MAX_READERS_PER_RESPONSE, 4));
     instance.useRuntime(
       { fetch: upstream.fetch, timers: new ManualTimers() },
       { ...liveOpenAI, IDLE_TIMEOUT_MS: "60000" },
       {},
     );
-    const storage = state.storage;
-    const kv = storage.kv;
-    const own = Object.getOwnPropertyDescriptor(storage, "kv");
-    const restore = () => (own ? Object.defineProperty(storage, "kv", own) : Reflect.deleteProperty(storage, "kv"));
-    const failing = new Proxy(kv, {
-      get(target, key) {
-        if (key === "put")
-          return (name: string, value: unknown) => {
-            if (!name.includes(":log:b:")) return target.put(name, value);
-            restore();
-            throw new Error("SQLITE_FULL: database or disk is full");
-          };
-        const member = Reflect.get(target, key, target) as unknown;
-        return typeof member === "function" ? member.bind(target) : member;
-      },
-    });
-    Object.defineProperty(storage, "kv", { configurable: true, get: () => failing });
   });
+  await failNextPut(stub, (key) => key.includes(":log:b:"));
   expect(await stub.startStream(id, parseStreamRequest(validBody(), providerNames), "client")).toBeUndefined();
   const first = await attach(stub, id, -1, "GET", "client");
   const body = await first.text().then(

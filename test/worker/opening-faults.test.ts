@@ -13,7 +13,7 @@ import { runStart } from "../../worker/resumable/run-start.ts";
 import { parseRunRequest } from "../../worker/request/parse-run-request.ts";
 import { parseStreamRequest } from "../../worker/request/parse-stream-request.ts";
 import { providerNames } from "../../worker/upstream/providers/index.ts";
-import { settled } from "./durable-support.ts";
+import { failNextPut, settled } from "./durable-support.ts";
 import { attach } from "../../worker/resumable/response-pool.ts";
 import { FakeUpstream, liveOpenAI, ManualTimers, mintedTestResponseId, objectOf, validBody } from "./support.ts";
 
@@ -49,29 +49,6 @@ function failNextTransaction(stub: DurableObjectStub<ResponseBuffer>): Promise<v
 }
 
 type Start = (stub: DurableObjectStub<ResponseBuffer>, id: string) => Promise<Response | undefined>;
-
-/** Makes the object's next write of a key that `match` takes throw, as a full or failing storage does. */
-function failNextPut(stub: DurableObjectStub<ResponseBuffer>, match: (key: string) => boolean): Promise<void> {
-  return runInDurableObject(stub, (_instance, state) => {
-    const storage = state.storage;
-    const kv = storage.kv;
-    const own = Object.getOwnPropertyDescriptor(storage, "kv");
-    const restore = () => (own ? Object.defineProperty(storage, "kv", own) : Reflect.deleteProperty(storage, "kv"));
-    const failing = new Proxy(kv, {
-      get(target, key) {
-        if (key === "put")
-          return (name: string, value: unknown) => {
-            if (!match(name)) return target.put(name, value);
-            restore();
-            throw new Error("SQLITE_FULL: database or disk is full");
-          };
-        const member = Reflect.get(target, key, target) as unknown;
-        return typeof member === "function" ? member.bind(target) : member;
-      },
-    });
-    Object.defineProperty(storage, "kv", { configurable: true, get: () => failing });
-  });
-}
 
 const starts: Record<"stream" | "run", Start> = {
   stream: (stub: DurableObjectStub<ResponseBuffer>, id: string) =>

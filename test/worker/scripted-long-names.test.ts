@@ -4,23 +4,8 @@
 // 16,383 characters, which the kits send as text unparsed (de4147e2), is parsed there.
 import { describe, expect, it } from "vitest";
 import { createFetchHandler } from "../../worker/app.ts";
-import { name } from "../support/long-names.ts";
+import { name, parsedLongNames } from "../support/long-names.ts";
 
-/** The texts given to JSON.parse while `run` ran in which `name("a")` is a member name (unescaped, then a colon). */
-async function parsedAsNames(run: () => Promise<unknown>): Promise<number> {
-  const parse = JSON.parse;
-  let seen = 0;
-  JSON.parse = (text: string, reviver?: Parameters<typeof parse>[1]) => {
-    if (typeof text === "string" && text.includes(`"${name("a")}":`)) seen++;
-    return parse(text, reviver);
-  };
-  try {
-    await run();
-  } finally {
-    JSON.parse = parse;
-  }
-  return seen;
-}
 import { ManualTimers, testEnv } from "./support.ts";
 
 const result = JSON.stringify({ [name("a")]: 1, [name("b")]: 2 });
@@ -46,7 +31,7 @@ describe("the scripted model parses no text with long member names", () => {
       tools: [{ type: "function", function: { name: "lookup", parameters: { type: "object" } } }],
     };
     let status = 0;
-    const parses = await parsedAsNames(async () => {
+    const parses = await parsedLongNames(async () => {
       const response = await handler(
         new Request("http://localhost:8787/v1/chat/completions", {
           method: "POST",
