@@ -51,7 +51,7 @@ import { fileIdError, fileOfUrl } from "../client-files.ts";
 import { providerModel } from "../provider-model.ts";
 import { SAMPLING_FIELDS } from "../../request/parse-sampling.ts";
 import { callIdOf, echoedCall } from "../thought-signatures.ts";
-import { unsealPart } from "../reasoning-state.ts";
+import { unsealPart, withReasoningText } from "../reasoning-state.ts";
 
 /** The sampling fields, which a 400 names in `forwardedProps`. */
 const SAMPLED: ReadonlySet<string> = new Set(SAMPLING_FIELDS);
@@ -150,10 +150,11 @@ function historyOf(values: readonly unknown[], provider: string): WireMessage[] 
       const last = wire.at(-1);
       if (last?.role === "assistant") {
         if (part) (last.reasoning_parts ??= []).push(part);
-        if (typeof text === "string" && text !== "") last.reasoning = (last.reasoning ?? "") + text;
+        const reasoning = typeof text === "string" ? withReasoningText(last.reasoning, text) : last.reasoning;
+        if (reasoning !== undefined) last.reasoning = reasoning;
       } else {
         if (part) pending.push(part);
-        if (typeof text === "string") thought += text;
+        if (typeof text === "string") thought = withReasoningText(thought, text) ?? "";
       }
       return;
     }
