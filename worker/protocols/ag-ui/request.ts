@@ -24,7 +24,7 @@
  *
  * Messages of the roles `activity` and `reasoning` are the client's own and are not sent to the
  * provider; a reasoning message's `encryptedValue` (the Worker's `REASONING_ENCRYPTED_VALUE`)
- * goes back to the provider as the reasoning of its assistant turn, and its text as the turn's reasoning text (Ollama's `thinking`). In run mode the Worker offers its own tools: client tools in `tools` are refused
+ * goes back to the provider as the reasoning of its assistant turn, and its text as the turn's reasoning text (Ollama's `thinking`; Cohere's `tool_plan`, less the sealed thinking). In run mode the Worker offers its own tools: client tools in `tools` are refused
  * there (nobody would run them). Other fields of the input and of `forwardedProps` are ignored,
  * as AG-UI agents do.
  *

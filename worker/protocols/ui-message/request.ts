@@ -26,7 +26,7 @@
  * assistant message (`step-start` separates them) its text and the calls that have an outcome
  * (`output-available`, `output-error`, `output-denied`), each followed by its result, and the
  * reasoning state the Worker put on its reasoning parts (`providerMetadata.toolCallStream`) and their
- * text (the step's reasoning text, Ollama's `thinking`). Calls still waiting for an output, calls the
+ * text (the step's reasoning text: Ollama's `thinking`; Cohere's `tool_plan`, less the sealed thinking). Calls still waiting for an output, calls the
  * provider ran itself and data parts are not sent.
  *
  * @module
