@@ -125,3 +125,19 @@ export function reasoningItemPart(
     ? { type: "item", id, encryptedContent: encrypted, summary: summary as JsonValue[] }
     : { type: "item", id, encryptedContent: encrypted };
 }
+
+/**
+ * A turn's reasoning text with one more block's `text` after it, a blank line between them (as a
+ * Responses turn's summaries are joined), so that the one text Ollama (`thinking`) and Cohere
+ * (`tool_plan`) take back keeps its blocks apart instead of running them together. Empty pieces add
+ * nothing; undefined when there is no text at all.
+ *
+ * @example
+ * ```ts
+ * withReasoningText("The user asks about Paris.", "I will look it up."); // "The user asks about Paris.\n\nI will look it up."
+ * ```
+ */
+export function withReasoningText(before: string | undefined, text: string): string | undefined {
+  if (text === "") return before === "" ? undefined : before;
+  return before === undefined || before === "" ? text : `${before}\n\n${text}`;
+}

@@ -24,7 +24,7 @@
  *
  * Messages of the roles `activity` and `reasoning` are the client's own and are not sent to the
  * provider; a reasoning message's `encryptedValue` (the Worker's `REASONING_ENCRYPTED_VALUE`)
- * goes back to the provider as the reasoning of its assistant turn, and its text as the turn's reasoning text (Ollama's `thinking`). In run mode the Worker offers its own tools: client tools in `tools` are refused
+ * goes back to the provider as the reasoning of its assistant turn, and its text as the turn's reasoning text (Ollama's `thinking`; Cohere's `tool_plan`, less the sealed thinking). In run mode the Worker offers its own tools: client tools in `tools` are refused
  * there (nobody would run them). Other fields of the input and of `forwardedProps` are ignored,
  * as AG-UI agents do.
  *
@@ -51,7 +51,7 @@ import { fileIdError, fileOfUrl } from "../client-files.ts";
 import { providerModel } from "../provider-model.ts";
 import { SAMPLING_FIELDS } from "../../request/parse-sampling.ts";
 import { callIdOf, echoedCall } from "../thought-signatures.ts";
-import { unsealPart } from "../reasoning-state.ts";
+import { unsealPart, withReasoningText } from "../reasoning-state.ts";
 
 /** The sampling fields, which a 400 names in `forwardedProps`. */
 const SAMPLED: ReadonlySet<string> = new Set(SAMPLING_FIELDS);
@@ -150,10 +150,11 @@ function historyOf(values: readonly unknown[], provider: string): WireMessage[] 
       const last = wire.at(-1);
       if (last?.role === "assistant") {
         if (part) (last.reasoning_parts ??= []).push(part);
-        if (typeof text === "string" && text !== "") last.reasoning = (last.reasoning ?? "") + text;
+        const reasoning = typeof text === "string" ? withReasoningText(last.reasoning, text) : last.reasoning;
+        if (reasoning !== undefined) last.reasoning = reasoning;
       } else {
         if (part) pending.push(part);
-        if (typeof text === "string") thought += text;
+        if (typeof text === "string") thought = withReasoningText(thought, text) ?? "";
       }
       return;
     }

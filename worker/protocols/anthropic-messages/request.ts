@@ -40,7 +40,7 @@ import { AGENT_BOUNDS } from "../../request/parse-stream-request.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 import { agentModel } from "../agent-model.ts";
 import { messagesReasoning } from "../client-reasoning.ts";
-import { thinkingPart } from "../reasoning-state.ts";
+import { thinkingPart, withReasoningText } from "../reasoning-state.ts";
 import { callIdOf } from "../thought-signatures.ts";
 import { arrayAt, clientRequest, idAt, objectAt, samplingOf, stringAt, type WireMessage } from "../client-request.ts";
 import type { WirePart } from "../../request/file-parts.ts";
@@ -244,7 +244,9 @@ function toWire(
     notes?.note(text, toolCalls, parts);
     if (notes && notes.order.length > 0) message.order = notes.order;
     if (parts.length > 0) message.reasoning_parts = parts;
-    if (thoughts.join("") !== "") message.reasoning = thoughts.join("");
+    // A blank line between blocks, as the Responses route joins summaries (../reasoning-state.ts).
+    const thought = thoughts.reduce<string | undefined>(withReasoningText, undefined);
+    if (thought !== undefined) message.reasoning = thought;
     return [message];
   }
   // Images and documents keep their place among the text.

@@ -15,7 +15,7 @@ import type { JsonValue } from "../../../src/index.ts";
 import { invalidField } from "../../response/json-error.ts";
 import { own } from "../../request/json-fields.ts";
 import { upstreamProviders } from "../../upstream/providers/index.ts";
-import { reasoningItemPart } from "../reasoning-state.ts";
+import { reasoningItemPart, withReasoningText } from "../reasoning-state.ts";
 import { callIdOf, echoedCall } from "../thought-signatures.ts";
 import { argumentsOf, idAt, objectAt, stringAt, TAKES_REFUSAL, type WireMessage } from "../client-request.ts";
 import { toolNameIn } from "../tool-names.ts";
@@ -162,7 +162,8 @@ export function addItem(
     const turn = assistant();
     if (part) (turn.reasoning_parts ??= []).push(part);
     const summary = summaryText(own(item, "summary"));
-    if (summary !== "") turn.reasoning = turn.reasoning === undefined ? summary : `${turn.reasoning}\n\n${summary}`;
+    const reasoning = withReasoningText(turn.reasoning, summary);
+    if (reasoning !== undefined) turn.reasoning = reasoning;
   } else if (typeof type === "string" && OPENAI_RAN.test(type)) {
     // A tool OpenAI ran, or a compacted context: back to OpenAI in its place (a reasoning model
     // refuses a reasoning item without the item that followed it); nothing another provider can take back.

@@ -26,7 +26,7 @@
  * assistant message (`step-start` separates them) its text and the calls that have an outcome
  * (`output-available`, `output-error`, `output-denied`), each followed by its result, and the
  * reasoning state the Worker put on its reasoning parts (`providerMetadata.toolCallStream`) and their
- * text (the step's reasoning text, Ollama's `thinking`). Calls still waiting for an output, calls the
+ * text (the step's reasoning text: Ollama's `thinking`; Cohere's `tool_plan`, less the sealed thinking). Calls still waiting for an output, calls the
  * provider ran itself and data parts are not sent.
  *
  * @module
@@ -52,7 +52,7 @@ import { fileOfUrl } from "../client-files.ts";
 import { providerModel } from "../provider-model.ts";
 import { SAMPLING_FIELDS } from "../../request/parse-sampling.ts";
 import { callIdOf, echoedCall } from "../thought-signatures.ts";
-import { uiReasoningPart } from "../reasoning-state.ts";
+import { uiReasoningPart, withReasoningText } from "../reasoning-state.ts";
 
 /** A validated `POST /v1/ui` request. */
 export type UIRequest = ClientRequest & {
@@ -167,7 +167,7 @@ function toWire(value: unknown, path: string, provider: string): WireMessage[] {
       if (state) step.reasoning.push(state);
       // Its text is the step's reasoning text, which Ollama takes back as `thinking`.
       const text = own(part, "text");
-      if (typeof text === "string") step.thought += text;
+      if (typeof text === "string") step.thought = withReasoningText(step.thought, text) ?? "";
     } else if (type === "dynamic-tool" || type.startsWith("tool-")) {
       const exchange = toolExchange(
         part,
