@@ -26,12 +26,20 @@ import { allowedCalls, requestRules } from "../../services/call-rules.ts";
  */
 function allowedBetas(headers: Headers, allowed: ReadonlySet<string>): string[] | undefined {
   if (allowed.size === 0) return undefined;
-  const betas = (headers.get("anthropic-beta") ?? "")
-    .split(",")
-    .map((beta) => beta.trim())
-    .filter((beta, i, all) => allowed.has(beta) && all.indexOf(beta) === i);
-  return betas.length > 0 ? betas : undefined;
+  // Split no further than one past the limit: the work is the limit's, whatever the header's length.
+  const sent = (headers.get("anthropic-beta") ?? "").split(",", MAX_BETAS + 1);
+  if (sent.length > MAX_BETAS)
+    throw new HttpError(400, {
+      code: "invalid_request",
+      message: `\`anthropic-beta\` holds more than ${MAX_BETAS} values.`,
+      field: "anthropic-beta",
+    });
+  const betas = new Set(sent.map((beta) => beta.trim()).filter((beta) => allowed.has(beta)));
+  return betas.size > 0 ? [...betas] : undefined;
 }
+
+/** The most `anthropic-beta` values a request may send (Claude Code sends a handful): past it, a 400 naming the header. */
+const MAX_BETAS = 64;
 
 /** Anthropic's keep-alive frame, which its SDKs skip. */
 const PING = 'event: ping\ndata: {"type":"ping"}\n\n';
