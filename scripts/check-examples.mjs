@@ -20,11 +20,12 @@
 //           cannot run TypeScript): `./node_modules/.bin/node`, the dev dependencies' Node 24
 //   run     every block of README.md marked `<!-- run: node -->` or `<!-- run: deno -->` runs offline
 //           against the Worker's own handler (no provider key, as `npm start` serves it) on
-//           127.0.0.1, and prints `finish tool-calls` last (the scripted model calls the request's
-//           tool): a node block under the Node 24 of the dev dependencies, from a folder of the
-//           repository (`tool-call-stream` is dist/), with its calls to api.openai.com and
-//           api.anthropic.com sent to that Worker and the names it leaves to the reader (`key`,
-//           `messages`, `input`, `tools`) given; a deno block as it stands, its `*_BASE_URL` that Worker
+//           127.0.0.1 (its page's bundle built first, as `npm start` builds it), and prints
+//           `finish tool-calls` last (the scripted model calls the request's tool): a node block
+//           under the Node 24 of the dev dependencies, from a folder of the repository
+//           (`tool-call-stream` is dist/), with its calls to api.openai.com and api.anthropic.com
+//           sent to that Worker and the names it leaves to the reader (`key`, `messages`, `input`,
+//           `tools`) given; a deno block as it stands, its `*_BASE_URL` that Worker
 //           and its `jsr:` import the repository's sources (`--config deno.json`)
 //   snippets the other TypeScript blocks of README.md, worker/README.md and docs/*.md that import the package (in
 //           docs/, also the blocks after one, with its imports: a handler shown piece by piece)
@@ -358,6 +359,9 @@ const checks = {
   async run() {
     const blocks = runBlocks(readFileSync(join(root, "README.md"), "utf8"));
     if (blocks.length === 0) return ["README.md has no block marked <!-- run: node --> or <!-- run: deno -->"];
+    // The router imports the page's bundle, which only `npm start`, the typecheck and the Worker's
+    // tests write: a fresh clone has none (build-page leaves an unchanged bundle as it is).
+    execFileSync(process.execPath, [join(root, "scripts", "build-page.mjs")], { stdio: "inherit" });
     const server = spawn(node24, ["--input-type=module", "-e", OFFLINE_WORKER_SERVER], {
       cwd: root,
       stdio: ["ignore", "pipe", "inherit"],
