@@ -20,6 +20,7 @@
 import type { JsonValue, ReasoningPart } from "../../src/index.ts";
 import { longMemberName } from "../../src/core.ts";
 import { reasoningPartAt } from "../request/parse-reasoning.ts";
+import { isOpenAIStateItem } from "../request/kept-blocks.ts";
 import { isObject, own } from "../request/json-fields.ts";
 
 const MARK = "tcs1.";
@@ -31,8 +32,25 @@ export function sealPart(part: ReasoningPart): string {
   return MARK + btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }
 
-/** The part a sealed string holds, or undefined when it is not one (a provider's own value). */
-export function unsealPart(value: string): ReasoningPart | undefined {
+/** Where a client sent a sealed value back: the field's path in its request, and the provider it goes to. */
+export interface SealedAt {
+  path: string;
+  provider: string;
+}
+
+/**
+ * The part a sealed string holds, or undefined when it is not one (a provider's own value). Given
+ * `at`, one of OpenAI's conversation-state items in it (`compaction_trigger`) is a 400 naming
+ * `at.path`, the client's field, unless it goes to OpenAI Responses: the check `/v1/stream` makes
+ * of its `reasoning_parts`, whose path in the translated body no client could find.
+ */
+export function unsealPart(value: string, at?: SealedAt): ReasoningPart | undefined {
+  const part = opened(value);
+  if (at && part?.type === "block") isOpenAIStateItem(part.block["type"], at.path, at.provider);
+  return part;
+}
+
+function opened(value: string): ReasoningPart | undefined {
   if (!value.startsWith(MARK)) return undefined;
   const encoded = value.slice(MARK.length).replaceAll("-", "+").replaceAll("_", "/");
   try {
@@ -93,18 +111,19 @@ export function uiReasoningMetadata(part: ReasoningPart): Record<string, Record<
 }
 
 /** The part a UI reasoning part's `providerMetadata` carries back, if the Worker sealed one there. */
-export function uiReasoningPart(metadata: unknown): ReasoningPart | undefined {
+export function uiReasoningPart(metadata: unknown, at: SealedAt): ReasoningPart | undefined {
   const entry = isObject(metadata) ? own(metadata, UI_METADATA) : undefined;
   const state = isObject(entry) ? own(entry, "state") : undefined;
-  return typeof state === "string" ? unsealPart(state) : undefined;
+  const path = `${at.path}.${UI_METADATA}.state`;
+  return typeof state === "string" ? unsealPart(state, { ...at, path }) : undefined;
 }
 /**
  * The part a Messages thinking block carries back: a sealed one opened, else a signed block of
  * Anthropic's (one without a signature, from a provider that signs nothing, carries nothing).
  */
-export function thinkingPart(text: string, signature: string): ReasoningPart | undefined {
+export function thinkingPart(text: string, signature: string, at: SealedAt): ReasoningPart | undefined {
   if (signature === "") return undefined;
-  return unsealPart(signature) ?? { type: "signed", text, signature };
+  return unsealPart(signature, at) ?? { type: "signed", text, signature };
 }
 
 /**
@@ -116,9 +135,10 @@ export function reasoningItemPart(
   id: string,
   encrypted: string | undefined,
   summary: unknown,
+  at: SealedAt,
 ): ReasoningPart | undefined {
   if (encrypted === undefined || encrypted === "") return undefined;
-  const sealed = unsealPart(encrypted);
+  const sealed = unsealPart(encrypted, at);
   if (sealed) return sealed;
   if (id === "") return undefined;
   return Array.isArray(summary)

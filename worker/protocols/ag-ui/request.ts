@@ -144,7 +144,10 @@ function historyOf(values: readonly unknown[], provider: string): WireMessage[] 
       const part =
         sealed === undefined || sealed === null
           ? undefined
-          : unsealPart(stringAt(sealed, `messages[${i}].encryptedValue`));
+          : unsealPart(stringAt(sealed, `messages[${i}].encryptedValue`), {
+              path: `messages[${i}].encryptedValue`,
+              provider,
+            });
       // Its text is the turn's reasoning text, which Ollama takes back as `thinking` (as Messages' thinking blocks).
       const text = own(message, "content");
       const last = wire.at(-1);

@@ -216,7 +216,7 @@ function toWire(
       calls.add(own(block, "id") as string);
     } else if (type === "thinking" || type === "redacted_thinking") {
       if (role !== "assistant") return;
-      const part = reasoningOf(block, at);
+      const part = reasoningOf(block, at, provider);
       if (part) parts.push(part);
       if (type === "thinking") thoughts.push(stringAt(own(block, "thinking") ?? "", `${at}.thinking`));
     } else if (KEPT.has(type) && role === "assistant") {
@@ -261,11 +261,12 @@ function toWire(
  * The reasoning an earlier `thinking` or `redacted_thinking` block carries back (a signed or
  * sealed signature, redacted data), or undefined for one without state (an unsigned block).
  */
-function reasoningOf(block: Record<string, unknown>, at: string): ReasoningPart | undefined {
+function reasoningOf(block: Record<string, unknown>, at: string, provider: string): ReasoningPart | undefined {
   if (own(block, "type") === "thinking")
     return thinkingPart(
       stringAt(own(block, "thinking") ?? "", `${at}.thinking`),
       stringAt(own(block, "signature") ?? "", `${at}.signature`),
+      { path: `${at}.signature`, provider },
     );
   const data = stringAt(own(block, "data"), `${at}.data`);
   return data === "" ? undefined : { type: "redacted", data };

@@ -155,6 +155,7 @@ export function addItem(
       typeof id === "string" ? id : "",
       typeof encrypted === "string" ? encrypted : undefined,
       own(item, "summary"),
+      { path: `${path}.encrypted_content`, provider },
     );
     // A program the Worker sealed (./program-items.ts) is the program of the calls that name it.
     const program = part?.type === "block" && part.block["type"] === "program" ? part.block : undefined;

@@ -163,7 +163,7 @@ function toWire(value: unknown, path: string, provider: string): WireMessage[] {
     else if (type === "text") step.text.push(stringAt(own(part, "text"), `${at}.text`));
     else if (type === "reasoning") {
       // The Worker's seal of the block's state (../reasoning-state.ts), which `useChat` sends back.
-      const state = uiReasoningPart(own(part, "providerMetadata"));
+      const state = uiReasoningPart(own(part, "providerMetadata"), { path: `${at}.providerMetadata`, provider });
       if (state) step.reasoning.push(state);
       // Its text is the step's reasoning text, which Ollama takes back as `thinking`.
       const text = own(part, "text");
