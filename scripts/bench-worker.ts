@@ -38,6 +38,8 @@
 // Linux only (/proc). Usage: npm run bench:worker
 //   BENCH_PACE=full,event,tokens BENCH_BODIES=openai,anthropic,responses (or tiny, alone)
 //   BENCH_RESUMABLE=0 (leave the resumable Worker out) PACE_EVENTS=3 PACE_MS=5 (the tokens pace)
+//   BENCH_RUNS=resumable,pass: only these of the six (plain, resumable, chain, pass, messages,
+//   responses), the others' wrangler not started (a ratio to one left out shows as -)
 //   BENCH_DETAIL=1: the reference routes between the chain and the Worker at the paced paces too
 //   BENCH_BEFORE=<another copy of the repository>: its targets too, alternating with this tree's
 //   in every round, and the after / before ratios per target (what a change gained, in one run)
@@ -60,6 +62,11 @@ import {
 import { PACE_EVENTS, PACE_MS, type Pace, sseEvents, startUpstream } from "../bench/worker/upstream.ts";
 
 const RESUMABLE = process.env["BENCH_RESUMABLE"] !== "0";
+/** The six runs of the issue by the names BENCH_RUNS picks them by, in their order. */
+const RUN_NAMES = ["plain", "resumable", "chain", "pass", "messages", "responses"] as const;
+const ONLY = process.env["BENCH_RUNS"]?.split(",");
+/** Whether the `k`th run of the six is measured (BENCH_RUNS, BENCH_RESUMABLE). */
+const measured = (k: number): boolean => (ONLY?.includes(RUN_NAMES[k]!) ?? true) && (k !== 1 || RESUMABLE);
 /** BENCH_DETAIL=1: the paced paces measure the reference routes between the chain and the Worker too (as the full pace does). */
 const DETAIL = process.env["BENCH_DETAIL"] === "1";
 /** Another copy of the repository (the tree before a change): its targets are measured too, alternating with this tree's. */
@@ -137,7 +144,8 @@ function runsOf(body: BenchBody, pace: Pace, targets: Targets, origin: string): 
       count: "frames" as const,
     })),
   ];
-  if (!RESUMABLE) runs[1] = { ...runs[1]!, name: "(resumable not measured)", url: "" };
+  for (const [k, run] of runs.entries())
+    if (!measured(k)) runs[k] = { ...run, name: `(${RUN_NAMES[k]} not measured)`, url: "" };
   if (pace !== "full" && !DETAIL) return runs;
   return [
     ...runs,
@@ -209,7 +217,7 @@ async function measure(body: BenchBody, pace: Pace, trees: readonly Tree[], orig
   const upstreamEvents = sseEvents(body.bytes).length;
   for (const [t, list] of runs.entries()) {
     console.log(
-      `\n${trees.length > 1 ? `[${trees[t]!.label}] ` : ""}${body.name}, ${PACE_NAMES[pace]} (${(body.bytes.length / 1024).toFixed(0)} KiB, ${upstreamEvents} upstream events, ${events[t]![2]} events from the chain, ${events[t]![0]} SSE frames from the Worker)`,
+      `\n${trees.length > 1 ? `[${trees[t]!.label}] ` : ""}${body.name}, ${PACE_NAMES[pace]} (${(body.bytes.length / 1024).toFixed(0)} KiB, ${upstreamEvents} upstream events, ${measured(2) ? events[t]![2] : "-"} events from the chain, ${events[t]![measured(0) ? 0 : 1]} SSE frames from the Worker)`,
     );
     for (const [k, run] of list.entries()) {
       if (!run.url) continue;
@@ -219,7 +227,7 @@ async function measure(body: BenchBody, pace: Pace, trees: readonly Tree[], orig
         : "";
       console.log(`  ${run.name.padEnd(28)} ${figure}TTFB median ${median(ttfb[t]![k]!).toFixed(1)} ms`);
     }
-    for (const k of RESUMABLE ? [0, 1, 4, 5] : [0, 4, 5])
+    for (const k of [0, 1, 4, 5].filter(measured))
       console.log(
         `  ${list[k]!.name}: x${ratio(cpu[t]![k]!, cpu[t]![2]!)} the chain, x${ratio(cpu[t]![k]!, cpu[t]![3]!)} the pass-through${list.length > ISSUE_RUNS ? `, x${ratio(cpu[t]![k]!, cpu[t]![ISSUE_RUNS]!)} the batched chain` : ""}`,
       );
@@ -259,7 +267,12 @@ function summary(results: readonly Result[]): void {
   );
   for (const { body, pace, cpu } of results) {
     const [after, before] = cpu as [number[][], number[][]];
-    const cells = [0, 1, 2, 3, 4, 5].map((k) => ratio(after[k]!, before[k]!));
+    // Each with its rounds' spread: what one tree against itself moves by, under the machine's load.
+    const cells = [0, 1, 2, 3, 4, 5].map((k) => {
+      const rounds = after[k]!.map((value, round) => value / before[k]![round]!);
+      const spread = rounds.length ? ` (${Math.min(...rounds).toFixed(2)} to ${Math.max(...rounds).toFixed(2)})` : "";
+      return `${ratio(after[k]!, before[k]!)}${spread}`;
+    });
     console.log(`| ${pace} | ${body.name.split(":")[0]} | ${cells.join(" | ")} |`);
   }
 }
@@ -270,18 +283,22 @@ async function startTree(label: string, cwd: string, origin: string, started: Ta
     started.push(target);
     return target;
   };
-  // One at a time: several bundlers at once on a small machine start slowly.
+  // One at a time: several bundlers at once on a small machine start slowly. A Worker whose runs
+  // BENCH_RUNS leaves out is not started: the reference stands in for it (its runs have no URL).
+  const reference = await start("reference", "bench/worker/wrangler.toml", { UPSTREAM: origin });
+  const real = async (k: number, name: string, config: string): Promise<Target> =>
+    measured(k) ? await start(name, config, workerVars(origin)) : reference;
   return {
     label,
     targets: {
-      worker: await start("worker", "wrangler.toml", workerVars(origin)),
-      plain: await start("plain", "bench/worker/wrangler.plain.toml", workerVars(origin)),
-      reference: await start("reference", "bench/worker/wrangler.toml", { UPSTREAM: origin }),
+      worker: await real(1, "worker", "wrangler.toml"),
+      plain: await real(0, "plain", "bench/worker/wrangler.plain.toml"),
+      reference,
       pass: PACES.includes("tokens")
         ? await start("pass", "bench/worker/wrangler.toml", { UPSTREAM: origin })
         : undefined,
-      messages: await start("messages", "bench/worker/wrangler.plain.toml", workerVars(origin)),
-      responses: await start("responses", "bench/worker/wrangler.plain.toml", workerVars(origin)),
+      messages: await real(4, "messages", "bench/worker/wrangler.plain.toml"),
+      responses: await real(5, "responses", "bench/worker/wrangler.plain.toml"),
     },
   };
 }

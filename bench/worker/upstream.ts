@@ -85,6 +85,9 @@ export function startUpstream(list: readonly UpstreamBody[]): Promise<Upstream> 
       response.end();
     });
   });
+  // A Worker idle past Node's 5 s keep-alive (another target's batch, a loaded machine, callgrind)
+  // may send its next request on the pooled connection Node just closed: a 502 that ends the run.
+  upstream.server.keepAliveTimeout = 600_000;
   return new Promise((resolve) =>
     upstream.server.listen(0, "127.0.0.1", () => {
       upstream.origin = `http://127.0.0.1:${(upstream.server.address() as { port: number }).port}`;
