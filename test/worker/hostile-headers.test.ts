@@ -13,8 +13,8 @@ describe("anthropic-beta", () => {
     worker().call(post(messages.path, messages.valid(), { headers: { "anthropic-beta": betas } }), env);
 
   it("more than 64 values are a 400 in Anthropic's shape naming the header, however many follow", async () => {
-    // Before, each allowed value was looked for again from the list's start: 16,000 unknown
-    // values then 1,500 allowed ones (65 KB) took 161 ms, four times as many 2.1 s.
+    // Before, each allowed value was looked for again from the list's start: the work grew with
+    // the square of the header's length.
     const list = (count: number) => Array.from({ length: count }, (_, i) => `beta-${i}`);
     for (const betas of [
       list(65),
