@@ -11,9 +11,9 @@
 //   - With HEAP_ALLOCATIONS=<n>: what the Worker allocates per request, by function, over n requests.
 //   node bench/load/heap.ts [workload] [N] [blocks]    (default chat-stream 3000 6)
 import { writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { connectInspector } from "../inspector.ts";
 import {
   buildWorkers,
   load,
@@ -30,7 +30,6 @@ const [name = "chat-stream", count = "3000", blockCount = "6"] = process.argv.sl
 const N = Number(count);
 const BLOCKS = Number(blockCount);
 const SNAPSHOTS = process.env["HEAP_SNAPSHOTS"];
-const WebSocket = createRequire(import.meta.url)("ws");
 
 /** A workerd with its inspector: CDP commands to its isolate, its RSS. */
 interface Inspected {
@@ -82,27 +81,15 @@ async function inspected(kind: "worker" | "pass", script: string, origin: string
   const pids = [...workerdProcesses()].filter((pid) => !others.has(pid));
   const served = { name: kind, mf, url, pids, coldStartMs: 0 };
   await load(served, first, kind, origin, 10, 100); // warm up
-  const socket = new WebSocket(`ws://127.0.0.1:${inspectorPort}/core:user:${kind}`, {
-    headers: { origin: "http://127.0.0.1" },
-  });
-  await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
-  let lastId = 0;
-  const replies = new Map<number, (result: any) => void>();
   const chunks: string[] = [];
-  socket.on("message", (data: unknown) => {
-    const message = JSON.parse(String(data)) as { id?: number; method?: string; params?: any; result?: unknown };
-    if (message.method === "HeapProfiler.addHeapSnapshotChunk") chunks.push(message.params.chunk);
-    if (message.id === undefined) return;
-    replies.get(message.id)?.(message.result);
-    replies.delete(message.id);
-  });
-  const send = (method: string, params: object = {}): Promise<any> =>
-    new Promise((resolve) => {
-      replies.set(++lastId, resolve);
-      socket.send(JSON.stringify({ id: lastId, method, params }));
-    });
+  const { send, close } = await connectInspector(
+    `ws://127.0.0.1:${inspectorPort}/core:user:${kind}`,
+    (method, params) => {
+      if (method === "HeapProfiler.addHeapSnapshotChunk") chunks.push(params.chunk);
+    },
+  );
   await send("HeapProfiler.enable");
-  mf.dispose = ((dispose) => () => (socket.close(), dispose()))(mf.dispose.bind(mf));
+  mf.dispose = ((dispose) => () => (close(), dispose()))(mf.dispose.bind(mf));
   return { name: kind === "worker" ? "Worker" : "pass-through", kind, mf, served, send, chunks };
 }
 

@@ -10,8 +10,8 @@
 //   collector's share under concurrency)
 // The profiler slows the isolate (samples every 50 us): read shares, not absolute times.
 import { writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { connectInspector, inspectorPage } from "../inspector.ts";
 import { buildWorkers, load, startProviders, TOKEN, workerFlags, workloads } from "./harness.ts";
 
 const [name = "chat-stream", count = "300"] = process.argv.slice(2);
@@ -88,32 +88,13 @@ try {
   const url = (await mf.ready).href.replace(/\/$/, "");
   const served = { name: "Worker", mf, url, pids: [], coldStartMs: 0 };
   await load(served, workload, "worker", providers.origin, 1, 50); // warm up (JIT)
-  const WebSocket = createRequire(import.meta.url)("ws");
-  const pages = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json()) as {
-    webSocketDebuggerUrl: string;
-    title?: string;
-  }[];
-  const page = pages.find((p) => p.title?.includes("worker")) ?? pages[0]!;
-  const socket = new WebSocket(page.webSocketDebuggerUrl, { headers: { origin: "http://127.0.0.1" } });
-  await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
-  let lastId = 0;
-  const replies = new Map<number, (result: unknown) => void>();
-  socket.on("message", (data: unknown) => {
-    const message = JSON.parse(String(data)) as { id: number; result?: unknown; error?: unknown };
-    replies.get(message.id)?.(message.result ?? message.error);
-    replies.delete(message.id);
-  });
-  const send = (method: string, params: object = {}): Promise<any> =>
-    new Promise((resolve) => {
-      replies.set(++lastId, resolve);
-      socket.send(JSON.stringify({ id: lastId, method, params }));
-    });
+  const { send, close } = await connectInspector(await inspectorPage(inspectorPort, "worker"));
   await send("Profiler.enable");
   await send("Profiler.setSamplingInterval", { interval: INTERVAL_US });
   await send("Profiler.start");
   const { samples } = await load(served, workload, "worker", providers.origin, CONCURRENCY, N);
   const { profile } = await send("Profiler.stop");
-  socket.close();
+  close();
   if (samples.some((s) => !s.ok)) throw new Error("a request failed while profiling");
   // PROFILE_OUT=<file>: the profile itself too, for Chrome DevTools or a script of your own.
   if (process.env["PROFILE_OUT"]) writeFileSync(process.env["PROFILE_OUT"], JSON.stringify(profile));

@@ -15,7 +15,7 @@
 // function shows as `name :0`; `(anon) :0` and `(program)` are the runtime's own work (promise
 // jobs, stream plumbing in C++) that V8 cannot put on a JS function.
 import { writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { connectInspector, inspectorPage } from "../inspector.ts";
 import { agentInit, benchBodies, startWrangler, stopWrangler, streamInit, workerVars } from "./harness.ts";
 import { type Pace, startUpstream } from "./upstream.ts";
 
@@ -61,25 +61,7 @@ try {
   };
   for (let i = 0; i < 5; i++) await once(); // warm up (JIT)
 
-  // wrangler's inspector proxy wants an Origin header, which Node's own WebSocket does not send: `ws` (a dependency of wrangler).
-  const WebSocket = createRequire(import.meta.url)("ws");
-  const [page] = (await (await fetch(`http://127.0.0.1:${inspector}/json`)).json()) as {
-    webSocketDebuggerUrl: string;
-  }[];
-  const socket = new WebSocket(page!.webSocketDebuggerUrl, { headers: { origin: "http://127.0.0.1" } });
-  await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
-  let lastId = 0;
-  const replies = new Map<number, (result: any) => void>();
-  socket.on("message", (data: unknown) => {
-    const message = JSON.parse(String(data));
-    replies.get(message.id)?.(message.result ?? message.error);
-    replies.delete(message.id);
-  });
-  const send = (method: string, params: object = {}): Promise<any> =>
-    new Promise((resolve) => {
-      replies.set(++lastId, resolve);
-      socket.send(JSON.stringify({ id: lastId, method, params }));
-    });
+  const { send, close } = await connectInspector(await inspectorPage(inspector));
   await send("Profiler.enable");
   await send("Profiler.setSamplingInterval", { interval: INTERVAL_US });
   await send("Profiler.start");
@@ -87,7 +69,7 @@ try {
   for (let i = 0; i < N; i++) await once();
   const wall = performance.now() - start;
   const { profile } = await send("Profiler.stop");
-  socket.close();
+  close();
   if (process.env["SAVE"]) writeFileSync(process.env["SAVE"], JSON.stringify(profile));
 
   // A sample's weight is the time to the next one, capped: workerd does not tell V8 when it is
