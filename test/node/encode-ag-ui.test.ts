@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGUIEncoderStream, runToolLoop, ToolRunnerStream, type EncodableEvent } from "../../src/index.ts";
-import { countingIds, failed, fixtureEvents } from "../support/encoders.ts";
+import { countingIds, failed, fixtureEvents, withViolation } from "../support/encoders.ts";
 import { supportedProvider } from "../support/fixture-provider.ts";
 import { allFixtures, recordingsAvailable } from "../support/fixtures.ts";
 import { assertCallIds, expectedCalls } from "../support/protocol-readers.ts";
@@ -65,22 +65,7 @@ describe.skipIf(!recordingsAvailable)("@ag-ui/client HttpAgent reads AGUIEncoder
       (f) => f.provider === "openai" && f.name === "chat-parallel-tool-calls-two-functions",
     )!;
     const events = await fixtureEvents(fixture);
-    let marked = false;
-    const withViolation = events.flatMap((event): EncodableEvent[] => {
-      if (event.type !== "tool-call-delta" || event.index !== 1 || marked) return [event];
-      marked = true;
-      return [
-        event,
-        {
-          type: "tool-call-violation",
-          index: 1,
-          id: event.id,
-          name: "weather",
-          error: { code: "schema-mismatch", message: 'Expected one of "Paris".', path: "/city" },
-        },
-      ];
-    });
-    answer = withViolation;
+    answer = withViolation(events);
     const agent = new HttpAgent({ url, threadId: "thread_1" });
     const custom: { name: string; value: { toolCallId: string; path: string } }[] = [];
     const { newMessages } = await agent.runAgent(

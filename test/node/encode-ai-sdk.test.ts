@@ -17,7 +17,7 @@ import {
   type ToolCallDeltaEvent,
   type UIMessageEncoderOptions,
 } from "../../src/index.ts";
-import { countingIds, failed, fixtureEvents } from "../support/encoders.ts";
+import { countingIds, failed, fixtureEvents, withViolation } from "../support/encoders.ts";
 import { supportedProvider } from "../support/fixture-provider.ts";
 import { allFixtures, recordingsAvailable } from "../support/fixtures.ts";
 import { expectedCalls } from "../support/protocol-readers.ts";
@@ -122,27 +122,13 @@ for (const [name, sdk, options, major] of versions) {
         (f) => f.provider === "openai" && f.name === "chat-parallel-tool-calls-two-functions",
       )!;
       const events = await fixtureEvents(fixture);
-      let marked = false;
-      const withViolation = events.flatMap((event): EncodableEvent[] => {
-        if (event.type !== "tool-call-delta" || event.index !== 1 || marked) return [event];
-        marked = true;
-        return [
-          event,
-          {
-            type: "tool-call-violation",
-            index: 1,
-            id: event.id,
-            name: "weather",
-            error: { code: "schema-mismatch", message: 'Expected one of "Paris".', path: "/city" },
-          },
-        ];
-      });
+      const violated = withViolation(events);
       const plain = await read(sdk, events, options);
-      const shown = await read(sdk, withViolation, options);
+      const shown = await read(sdk, violated, options);
       expect(shown.errors).toEqual([]);
       expect(shown.message?.parts).toEqual(plain.message?.parts);
       // The transport validated the part against the version's schema; the chunks carry it to `onData`.
-      const body = fromChunks(withViolation).pipeThrough(
+      const body = fromChunks(violated).pipeThrough(
         new UIMessageEncoderStream({ messageId: "msg_1", generateId: countingIds(), ...options }),
       );
       const transport = new sdk.DefaultChatTransport({

@@ -74,6 +74,29 @@ export function fixtureEvents(fixture: Fixture): Promise<ToolCallEvent[]> {
 }
 
 /**
+ * `events` with a `tool-call-violation` of their second call (index 1, named `weather`: OpenAI's
+ * `chat-parallel-tool-calls-two-functions`) right after its first fragment, at `/city`, as the
+ * early schema check reports one.
+ */
+export function withViolation(events: readonly ToolCallEvent[]): EncodableEvent[] {
+  let marked = false;
+  return events.flatMap((event): EncodableEvent[] => {
+    if (event.type !== "tool-call-delta" || event.index !== 1 || marked) return [event];
+    marked = true;
+    return [
+      event,
+      {
+        type: "tool-call-violation",
+        index: 1,
+        id: event.id,
+        name: "weather",
+        error: { code: "schema-mismatch", message: 'Expected one of "Paris".', path: "/city" },
+      },
+    ];
+  });
+}
+
+/**
  * The recorded failures whose payload gives itself one of Anthropic's or OpenAI's own names of a
  * failure a client acts on, and that kind: OpenAI Responses' recorded 429 (`error.code`
  * `rate_limit_exceeded`, tokens per minute). A client of any protocol gets it as that protocol's
