@@ -5,20 +5,11 @@
 import { floor, oursChain, type Contender } from "./contenders.ts";
 import { benchScenarios, scenarioChunks } from "./scenarios.ts";
 import { streamToolCalls } from "../src/index.ts";
+import { streamOf } from "./stream-of.ts";
 
 const before = process.env["BENCH_BEFORE"];
 if (!before) throw new Error("BENCH_BEFORE=<another copy of the repository> is required");
 const old = (await import(`${before}/src/index.ts`)) as { streamToolCalls: typeof streamToolCalls };
-
-function streamOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
-  let i = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (i < chunks.length) controller.enqueue(chunks[i++]!);
-      else controller.close();
-    },
-  });
-}
 
 /** A streamToolCalls read to the end (the arguments limit by its name since the rename: the chain refuses an option it does not know). */
 const reading =

@@ -18,19 +18,10 @@ import {
   type ToolDefinition,
 } from "../src/index.ts";
 import type { Body } from "./bodies.ts";
+import { streamOf } from "./stream-of.ts";
 
 /** Runs one implementation over network chunks and returns how many complete calls it saw. */
 export type Contender = (chunks: Uint8Array[], framing: Body["framing"]) => Promise<number>;
-
-function streamOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
-  let i = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (i < chunks.length) controller.enqueue(chunks[i++]!);
-      else controller.close();
-    },
-  });
-}
 
 const fetchOf = (chunks: Uint8Array[]) => async (): Promise<Response> =>
   new Response(streamOf(chunks), { headers: { "content-type": "text/event-stream" } });

@@ -16,6 +16,7 @@ import { onDemandImport } from "../scripts/on-demand.mjs";
 import { AwsEventStreamDecoder, streamToolCalls } from "../src/index.ts";
 import { crc32 } from "../src/framing/crc32.ts";
 import { converseBody } from "./event-stream-body.ts";
+import { streamOf } from "./stream-of.ts";
 
 /** What this bench uses of the two on-demand packages (no dev dependencies, so no types of theirs here). */
 interface AiSdkBedrock {
@@ -36,13 +37,6 @@ const { EventStreamCodec } = await onDemandImport<SmithyCodec>("@smithy/eventstr
 const quick = process.env["BENCH_QUICK"] === "1";
 const budgetMs = Number(process.env["BENCH_BUDGET_MS"] ?? (quick ? 300 : 1500));
 type Contender = (chunks: Uint8Array[]) => Promise<number>;
-
-function streamOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
-  let i = 0;
-  return new ReadableStream({
-    pull: (controller) => (i < chunks.length ? controller.enqueue(chunks[i++]!) : controller.close()),
-  });
-}
 
 /** Calls a body stream of whole frames: frames split across chunks are joined once, when complete. */
 async function eachFrame(chunks: Uint8Array[], onFrame: (frame: Uint8Array) => void): Promise<void> {
