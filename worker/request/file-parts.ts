@@ -32,6 +32,14 @@ export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 /** The most bytes of files one request may hold, decoded: past it, a 413 naming `messages`. */
 export const MAX_REQUEST_FILE_BYTES = 20 * 1024 * 1024;
 
+/**
+ * The most files (images, documents, audio) one request may hold: past it, a 400 naming `messages`.
+ * OpenAI documents up to 500 images or files a request, Anthropic 100 images on its API: the most
+ * any provider takes, so no request a provider would take is refused here, and what one request
+ * costs the isolate stays bounded (a body of tiny data URLs holds 100,000s of parts).
+ */
+export const MAX_REQUEST_FILES = 500;
+
 /** A file in the `/v1/stream` body: its media type and its base64 `data` or a `url`. */
 export interface WireFilePart {
   type: "file";
@@ -129,8 +137,40 @@ function sourceOf(file: WireFilePart, path: string): RequestFilePart["source"] {
   return { type: "base64", data };
 }
 
+// Refusals already asked, by provider, source and media type (and a URL's scheme and host): what
+// a request builder refuses never depends on a file's bytes, name or detail, so one small request
+// is built per kind of file, not one per file, however many a client sends. Few are kept, of short keys.
+const refusals = new Map<string, { refusal: string | undefined }>();
+const REFUSALS_KEPT = 64;
+const REFUSAL_KEY_CHARS = 512;
+let refusalBuilds = 0;
+
+/** How many provider requests the refusal check has built in this isolate (tests read it: one per kind of file, not per file). */
+export function refusalChecks(): number {
+  return refusalBuilds;
+}
+
 /** Why `provider` cannot take `part`, in its request builder's words, or undefined when it takes it. */
 function providerRefusal(provider: string, part: RequestFilePart): string | undefined {
+  const { source } = part;
+  // A URL's scheme and host, as written, is all of it a builder reads (Bedrock's `s3://`, Gemini's Files API).
+  const probe: RequestFilePart["source"] =
+    source.type === "url"
+      ? { type: "url", url: /^[^:/?#]*:\/\/[^/?#]*\/?/.exec(source.url)?.[0] ?? source.url }
+      : { type: "base64", data: "" };
+  const key = `${provider}\n${part.mediaType}\n${probe.type === "url" ? probe.url : ""}`;
+  const known = refusals.get(key);
+  if (known) return known.refusal;
+  const refusal = buildRefusal(provider, { type: "file", mediaType: part.mediaType, source: probe });
+  if (key.length <= REFUSAL_KEY_CHARS) {
+    if (refusals.size >= REFUSALS_KEPT) refusals.delete(refusals.keys().next().value as string);
+    refusals.set(key, { refusal });
+  }
+  return refusal;
+}
+
+function buildRefusal(provider: string, part: RequestFilePart): string | undefined {
+  refusalBuilds++;
   try {
     providerKit(provider as Provider).requestBody({
       model: "model",
@@ -194,21 +234,33 @@ export function partsText(parts: readonly RequestContentPart[]): string {
   return parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
 }
 
+/** The files of a request so far: their count and decoded bytes. */
+export interface FileTally {
+  files: number;
+  bytes: number;
+}
+
 /**
- * Adds the files' decoded bytes to `total` and returns the sum, or a 413 naming `messages` when
- * the request holds more than {@link MAX_REQUEST_FILE_BYTES}.
+ * Adds the files of `parts` to `tally`, or a 400 naming `messages` past {@link MAX_REQUEST_FILES}
+ * files, a 413 past {@link MAX_REQUEST_FILE_BYTES}.
  */
-export function addFileBytes(total: number, parts: readonly RequestContentPart[] | undefined): number {
-  let sum = total;
-  for (const part of parts ?? [])
-    if (part.type === "file" && part.source.type === "base64") sum += decodedBytes(part.source.data);
-  if (sum > MAX_REQUEST_FILE_BYTES)
+export function addFiles(tally: FileTally, parts: readonly RequestContentPart[] | undefined): void {
+  for (const part of parts ?? []) {
+    if (part.type !== "file") continue;
+    tally.files++;
+    if (part.source.type === "base64") tally.bytes += decodedBytes(part.source.data);
+  }
+  if (tally.files > MAX_REQUEST_FILES)
+    throw invalidField(
+      "messages",
+      `\`messages\` hold more than ${MAX_REQUEST_FILES} files (images, documents, audio); a request may hold at most that many.`,
+    );
+  if (tally.bytes > MAX_REQUEST_FILE_BYTES)
     throw new HttpError(413, {
       code: "file_too_large",
       message: `\`messages\` hold more than ${MAX_REQUEST_FILE_BYTES} bytes of files; a request may hold at most that many.`,
       field: "messages",
     });
-  return sum;
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import type { JsonValue } from "../../src/index.ts";
 import { invalidField, type HttpError } from "../response/json-error.ts";
-import { addFileBytes, partsText, wireFileAt, wirePartsAt } from "./file-parts.ts";
+import { addFiles, partsText, wireFileAt, wirePartsAt } from "./file-parts.ts";
 import { isObject, own } from "./json-fields.ts";
 import { reasoningPartsAt } from "./parse-reasoning.ts";
 import { turnOrderAt } from "./parse-turn-order.ts";
@@ -32,10 +32,10 @@ export function parseMessages(value: unknown, bounds: RequestBounds, provider: s
     throw invalidField("messages", "`messages` is required: a non-empty array.");
   if (value.length > bounds.messages)
     throw invalidField("messages", `\`messages\` has more than ${bounds.messages} entries.`);
-  let fileBytes = 0;
+  const files = { files: 0, bytes: 0 };
   return value.map((entry, i) => {
     const message = parseMessage(entry, `messages[${i}]`, bounds, provider);
-    if (message.role === "user" || message.role === "tool") fileBytes = addFileBytes(fileBytes, message.parts);
+    if (message.role === "user" || message.role === "tool") addFiles(files, message.parts);
     return message;
   });
 }

@@ -1,0 +1,122 @@
+// How many files one request may hold (MAX_REQUEST_FILES), on every endpoint that takes files, and
+// what each costs: a file's provider check is built once per kind of file in a request (provider,
+// media type), not once per file, so a body of tiny data URLs costs no more than its translation.
+import { describe, expect, it } from "vitest";
+import { MAX_REQUEST_FILES, refusalChecks } from "../../worker/request/file-parts.ts";
+import { FakeUpstream, testEnv, worker } from "./support.ts";
+
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+const PNG_URL = `data:image/png;base64,${PNG}`;
+const env = testEnv({ ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "https://provider.test/v1", CLIENT_TOKEN: "t" });
+const model = "anthropic/claude-x";
+const times = <T>(n: number, part: T): T[] => Array.from({ length: n }, () => part);
+
+/** Each endpoint that takes files: its path, a body of `n` images, and where its error names the field. */
+const endpoints: [string, (n: number) => unknown, (error: any) => unknown][] = [
+  [
+    "/v1/stream",
+    (n) => ({
+      provider: "anthropic",
+      model: "claude-x",
+      messages: [{ role: "user", content: times(n, { type: "file", media_type: "image/png", data: PNG }) }],
+    }),
+    (body) => body.error.field,
+  ],
+  [
+    "/v1/messages",
+    (n) => ({
+      model,
+      max_tokens: 10,
+      messages: [
+        {
+          role: "user",
+          content: times(n, { type: "image", source: { type: "base64", media_type: "image/png", data: PNG } }),
+        },
+      ],
+    }),
+    (body) => body.error.message,
+  ],
+  [
+    "/v1/responses",
+    (n) => ({ model, input: [{ role: "user", content: times(n, { type: "input_image", image_url: PNG_URL }) }] }),
+    (body) => body.error.param,
+  ],
+  [
+    "/v1/chat/completions",
+    (n) => ({
+      model,
+      messages: [{ role: "user", content: times(n, { type: "image_url", image_url: { url: PNG_URL } }) }],
+    }),
+    (body) => body.error.param,
+  ],
+  [
+    "/v1/ui",
+    (n) => ({
+      id: "c",
+      trigger: "submit-message",
+      model,
+      messages: [{ id: "u1", role: "user", parts: times(n, { type: "file", mediaType: "image/png", url: PNG_URL }) }],
+    }),
+    (text) => text,
+  ],
+  [
+    "/v1/ag-ui",
+    (n) => ({
+      threadId: "t1",
+      runId: "r1",
+      state: {},
+      tools: [],
+      context: [],
+      forwardedProps: { model },
+      messages: [
+        {
+          id: "m1",
+          role: "user",
+          content: times(n, { type: "image", source: { type: "data", value: PNG, mimeType: "image/png" } }),
+        },
+      ],
+    }),
+    (body) => JSON.stringify(body),
+  ],
+];
+
+async function post(path: string, body: unknown) {
+  const upstream = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
+  const request = new Request(`http://localhost:8787${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: "Bearer t" },
+    body: JSON.stringify(body),
+  });
+  const response = await worker(upstream).call(request, env);
+  return { response, upstream };
+}
+
+describe(`at most ${MAX_REQUEST_FILES} files a request`, { timeout: 60_000 }, () => {
+  for (const [path, body, named] of endpoints) {
+    it(`${path}: ${MAX_REQUEST_FILES} images reach the provider; one more is a 400 naming the field, no provider request`, async () => {
+      const taken = await post(path, body(MAX_REQUEST_FILES));
+      expect(taken.upstream.requests, path).toHaveLength(1);
+      const { response, upstream } = await post(path, body(MAX_REQUEST_FILES + 1));
+      expect(response.status, path).toBe(400);
+      // The AI SDK's error is text (useChat shows it as it is); every other protocol's is JSON.
+      const text = await response.text();
+      const error = path === "/v1/ui" ? text : JSON.parse(text);
+      // The client's own field: Responses' `input`, every other protocol's `messages`.
+      expect(String(named(error))).toContain(path === "/v1/responses" ? "input" : "messages");
+      expect(text).toContain(`more than ${MAX_REQUEST_FILES} files`);
+      expect(upstream.requests).toHaveLength(0);
+    });
+  }
+});
+
+describe("a file's provider check", () => {
+  for (const [path, body] of endpoints) {
+    it(`${path}: is built once per kind of file in a request, not once per file`, async () => {
+      const before = refusalChecks();
+      const { upstream } = await post(path, body(200));
+      expect(upstream.requests).toHaveLength(1);
+      // One image kind (anthropic, image/png): one build at most, where each file had two before.
+      expect(refusalChecks() - before, path).toBeLessThanOrEqual(1);
+    });
+  }
+});
