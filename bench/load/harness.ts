@@ -1,6 +1,6 @@
 // What `npm run bench:load` (bench/load/run.ts) and its soak test (test/e2e/load-soak.e2e.test.ts)
-// share: the scripted providers in a process of their own, the built Worker and the pass-through
-// each served by Miniflare (one workerd each), the workloads, a load generator at a fixed
+// share: the scripted providers in a process of their own, the built Worker, the pass-through and
+// the floors each served by Miniflare (one workerd each), the workloads, a load generator at a fixed
 // concurrency that checks every answer, and the workerd's CPU time and memory from /proc.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -39,6 +39,16 @@ export async function startProviders(): Promise<Providers> {
   return { origin: (JSON.parse(line) as { origin: string }).origin, child };
 }
 
+/**
+ * What a served script is, which says what it is sent and how its answer is read: the Worker (its
+ * client protocol's request and answer), the pass-through (the upstream's request, forwarded), or
+ * a floor (bench/load/floor-*.ts: the Worker's client body, the upstream's events answered).
+ */
+export type Kind = "worker" | "pass" | "floor";
+
+/** The floors of `npm run bench:load`, by name: each a file bench/load/floor-<name>.ts. */
+export const FLOORS = ["js-relay", "reencode"] as const;
+
 /** One workerd under Miniflare: its URL, its processes, and what starting it took. */
 export interface Served {
   name: string;
@@ -60,12 +70,21 @@ function wranglerVars(): Record<string, string> {
 
 /**
  * Builds the Worker as `wrangler deploy` would (`--dry-run --outdir`: its build command, then the
- * bundle) and the pass-through with esbuild; returns the scripts' paths and a cleanup. `before`:
- * another copy of the repository, whose Worker is built too (to measure two trees in one run).
+ * bundle) and the pass-through and the floors with esbuild; returns the scripts' paths and a
+ * cleanup. `before`: another copy of the repository, whose Worker is built too (to measure two
+ * trees in one run). `extra`: more scripts of bench/load/ to build as the pass-through is, by name.
  */
 export async function buildWorkers(
   before?: string,
-): Promise<{ worker: string; pass: string; before?: string; remove: () => void }> {
+  extra: readonly string[] = [],
+): Promise<{
+  worker: string;
+  pass: string;
+  floors: Record<(typeof FLOORS)[number], string>;
+  scripts: Record<string, string>;
+  before?: string;
+  remove: () => void;
+}> {
   const dir = mkdtempSync(join(tmpdir(), "bench-load-"));
   const bin = join(ROOT, "node_modules/.bin");
   const wrangler = (cwd: string, out: string): void =>
@@ -81,17 +100,23 @@ export async function buildWorkers(
     flagsOf.set(join(dir, "before", "index.js"), compatibilityFlags(resolve(before)));
   }
   const { build } = await import("esbuild");
-  await build({
-    entryPoints: [join(ROOT, "bench/load/pass-through.ts")],
-    outfile: join(dir, "pass", "index.js"),
-    bundle: true,
-    format: "esm",
-    target: "es2022",
-    logLevel: "warning",
-  });
+  const scripts: Record<string, string> = {};
+  for (const name of ["pass-through", ...FLOORS.map((floor) => `floor-${floor}`), ...extra]) {
+    scripts[name] = join(dir, name, "index.js");
+    await build({
+      entryPoints: [join(ROOT, `bench/load/${name}.ts`)],
+      outfile: scripts[name],
+      bundle: true,
+      format: "esm",
+      target: "es2022",
+      logLevel: "warning",
+    });
+  }
   return {
     worker: join(dir, "worker", "index.js"),
-    pass: join(dir, "pass", "index.js"),
+    pass: scripts["pass-through"]!,
+    floors: { "js-relay": scripts["floor-js-relay"]!, reencode: scripts["floor-reencode"]! },
+    scripts,
     ...(before ? { before: join(dir, "before", "index.js") } : {}),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
@@ -143,14 +168,16 @@ export function workerdProcesses(): Set<number> {
 /**
  * Serves `script` with Miniflare in a workerd of its own: the real Worker (`worker`: wrangler.toml's
  * vars, compatibility settings and its `RESPONSES` Durable Object, the providers' origin as its
- * base URLs) or the pass-through. Cold start: from here to the first answer of `first` read whole.
+ * base URLs), the pass-through or a floor (the providers' origin as UPSTREAM, and `vars`). Cold
+ * start: from here to the first answer of `first` read whole.
  */
 export async function serve(
   name: string,
   script: string,
-  kind: "worker" | "pass",
+  kind: Kind,
   origin: string,
   first: Workload,
+  vars: Record<string, string> = {},
 ): Promise<Served> {
   const before = workerdProcesses();
   const started = performance.now();
@@ -177,7 +204,7 @@ export async function serve(
           },
           durableObjects: { RESPONSES: { className: "ResponseBuffer", useSQLite: true } },
         }
-      : { ...common, bindings: { UPSTREAM: origin } };
+      : { ...common, bindings: { UPSTREAM: origin, ...vars } };
   const mf = new Miniflare(convertV4MiniflareOptions({ host: "127.0.0.1", port: 0, workers: [worker] }));
   const url = (await mf.ready).href.replace(/\/$/, "");
   const served: Served = { name, mf, url, pids: [], coldStartMs: 0 };
@@ -192,6 +219,34 @@ export async function serve(
     await mf.dispose(); // the caller never gets it to dispose: its workerd would outlive the run
     throw error;
   }
+}
+
+/** What {@link buildWorkers} built. */
+export type Built = Awaited<ReturnType<typeof buildWorkers>>;
+
+/**
+ * Serves the target a tool's setting names (CG_TARGET, ROUNDS_TARGETS): `worker` (this tree's
+ * Worker), `before` (LOAD_BEFORE's), `pass-through`, a floor (`js-relay`, `reencode`) or
+ * `fetch-step:<variant>` (bench/load/fetch-step.ts, which `built` must have as an extra script).
+ */
+export async function serveTarget(
+  spec: string,
+  built: Built,
+  origin: string,
+  first: Workload,
+): Promise<{ served: Served; kind: Kind }> {
+  if (spec === "worker" || spec === "before") {
+    const script = spec === "worker" ? built.worker : built.before;
+    if (!script) throw new Error("`before` needs LOAD_BEFORE=<another copy of the repository>");
+    return { served: await serve(spec, script, "worker", origin, first), kind: "worker" };
+  }
+  if (spec === "pass-through") return { served: await serve(spec, built.pass, "pass", origin, first), kind: "pass" };
+  const floor = FLOORS.find((name) => name === spec);
+  if (floor) return { served: await serve(spec, built.floors[floor], "floor", origin, first), kind: "floor" };
+  const variant = /^fetch-step:(.+)$/.exec(spec)?.[1];
+  const script = built.scripts["fetch-step"];
+  if (!variant || !script) throw new Error(`no such target: ${spec}`);
+  return { served: await serve(spec, script, "pass", origin, first, { VARIANT: variant }), kind: "pass" };
 }
 
 /** One kind of request of the bench. */
@@ -268,23 +323,23 @@ export interface Sample {
   firstContentMs: number;
 }
 
-/** A request as each target gets it: the Worker its client body, the pass-through and the upstream the provider's. */
-function requestOf(target: Served | "direct", workload: Workload, kind: "worker" | "pass", origin: string) {
+/**
+ * A request as each target gets it: the Worker its client body, the pass-through and the upstream
+ * the provider's, a floor the client's body at the provider's path.
+ */
+function requestOf(target: Served | "direct", workload: Workload, kind: Kind, origin: string) {
   const upstreamBody = JSON.stringify({ model: workload.size, stream: true, messages: [] });
   if (target === "direct") return { url: `${origin}${UPSTREAM_PATHS[workload.provider]}`, body: upstreamBody };
   if (kind === "pass") return { url: `${target.url}${UPSTREAM_PATHS[workload.provider]}`, body: upstreamBody };
+  if (kind === "floor")
+    return { url: `${target.url}${UPSTREAM_PATHS[workload.provider]}`, body: JSON.stringify(workload.body) };
   return { url: `${target.url}${workload.path}`, body: JSON.stringify(workload.body) };
 }
 
 const decoder = new TextDecoder();
 
 /** Sends one request of `workload` to `target` (or to the upstream itself) and checks its answer. */
-export async function send(
-  target: Served | "direct",
-  workload: Workload,
-  kind: "worker" | "pass",
-  origin = "",
-): Promise<Sample> {
+export async function send(target: Served | "direct", workload: Workload, kind: Kind, origin = ""): Promise<Sample> {
   const { url, body } = requestOf(target, workload, kind, origin);
   const shape = target !== "direct" && kind === "worker" ? workload.shape : workload.upstreamShape;
   const marker = FIRST_CONTENT[shape];
@@ -323,7 +378,7 @@ export async function send(
 export async function load(
   target: Served | "direct",
   workload: Workload,
-  kind: "worker" | "pass",
+  kind: Kind,
   origin: string,
   concurrency: number,
   n: number,

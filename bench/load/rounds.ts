@@ -7,14 +7,29 @@
 // before / pass and after / before. Every answer is checked as in the bench.
 //   LOAD_BEFORE=<another copy of the repository> ROUNDS_WORKLOADS=responses,messages node bench/load/rounds.ts
 //   (ROUNDS 10, ROUNDS_N 100, ROUNDS_C 10 by default; a workload beside the one a cut touches is its control)
+// ROUNDS_TARGETS: other targets than pass-through,worker,before (the Worker is "after" in the
+// output), each one of serveTarget's names: a floor, or a variant of bench/load/fetch-step.ts:
+//   ROUNDS_TARGETS=pass-through,fetch-step:proxy,fetch-step:array-buffer,js-relay node bench/load/rounds.ts
 import { loadavg } from "node:os";
-import { buildWorkers, cpuMs, load, quantile, type Served, serve, startProviders, workloads } from "./harness.ts";
+import {
+  buildWorkers,
+  cpuMs,
+  type Kind,
+  load,
+  quantile,
+  type Served,
+  serveTarget,
+  startProviders,
+  workloads,
+} from "./harness.ts";
 
 const NAMES = (process.env["ROUNDS_WORKLOADS"] ?? "chat-stream").split(",");
 const ROUNDS = Number(process.env["ROUNDS"] ?? 10);
 const PER_ROUND = Number(process.env["ROUNDS_N"] ?? 100);
 const CONCURRENCY = Number(process.env["ROUNDS_C"] ?? 10);
 const BEFORE = process.env["LOAD_BEFORE"];
+/** The targets, the first the one the others are divided by (bench/load/harness.ts, serveTarget). */
+const TARGETS = (process.env["ROUNDS_TARGETS"] ?? "pass-through,worker,before").split(",");
 
 const f3 = (x: number): string => x.toFixed(3);
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -24,17 +39,20 @@ const load1 = (): string =>
     .join(" ");
 
 async function main(): Promise<void> {
-  if (!BEFORE) throw new Error("LOAD_BEFORE=<another copy of the repository> names the tree to compare with");
+  if (!BEFORE && TARGETS.includes("before"))
+    throw new Error("LOAD_BEFORE=<another copy of the repository> names the tree to compare with");
   const all = workloads();
   const providers = await startProviders();
-  const targets: { served: Served; kind: "worker" | "pass" }[] = [];
+  const targets: { served: Served; kind: Kind }[] = [];
   try {
-    const built = await buildWorkers(BEFORE);
+    const built = await buildWorkers(
+      BEFORE,
+      TARGETS.some((spec) => spec.startsWith("fetch-step:")) ? ["fetch-step"] : [],
+    );
     const first = all[NAMES[0]!]!;
-    targets.push({ served: await serve("pass-through", built.pass, "pass", providers.origin, first), kind: "pass" });
-    targets.push({ served: await serve("after", built.worker, "worker", providers.origin, first), kind: "worker" });
-    targets.push({ served: await serve("before", built.before!, "worker", providers.origin, first), kind: "worker" });
+    for (const spec of TARGETS) targets.push(await serveTarget(spec, built, providers.origin, first));
     built.remove();
+    const names = TARGETS.map((spec) => (spec === "worker" ? "after" : spec));
     console.log(`bench/load/rounds.ts, ${new Date().toISOString()}, load average ${load1()}`);
     for (const name of NAMES) {
       const workload = all[name]!;
@@ -43,9 +61,9 @@ async function main(): Promise<void> {
       // Wall time and latencies too: a cut of a wait (the stored responses' commit) shows there, not in CPU.
       const wall = targets.map(() => 0);
       const totals: number[][] = targets.map(() => []);
+      const forward = targets.map((_, i) => i);
       for (let round = 0; round < ROUNDS; round++) {
-        const order = round % 2 === 0 ? [0, 1, 2] : [2, 1, 0];
-        for (const i of order) {
+        for (const i of round % 2 === 0 ? forward : [...forward].reverse()) {
           const { served, kind } = targets[i]!;
           const before = cpuMs(served.pids);
           const { samples, wallMs } = await load(served, workload, kind, providers.origin, CONCURRENCY, PER_ROUND);
@@ -58,17 +76,24 @@ async function main(): Promise<void> {
       }
       const mean = perRound.map((xs) => xs.reduce((sum, x) => sum + x, 0) / xs.length);
       const med = perRound.map(median);
-      const [pass, after, before] = [0, 1, 2].map((i) => `${f3(mean[i]!)} (median ${f3(med[i]!)})`);
+      const cpu = names.map((target, i) => `${target} ${f3(mean[i]!)} (median ${f3(med[i]!)})`).join(", ");
+      const ratios = names
+        .slice(1)
+        .map((target, i) => `${target} / ${names[0]} ${(mean[i + 1]! / mean[0]!).toFixed(2)}`)
+        .join(", ");
+      const [after, before] = [names.indexOf("after"), names.indexOf("before")];
+      const pair =
+        after >= 0 && before >= 0
+          ? `; after / before ${f3(mean[after]! / mean[before]!)} (median of rounds ${f3(med[after]! / med[before]!)})`
+          : "";
       console.log(
-        `${name} c=${CONCURRENCY}, ${ROUNDS} rounds of ${PER_ROUND}: workerd CPU ms per request pass-through ${pass}, after ${after}, before ${before}; ` +
-          `after / pass ${(mean[1]! / mean[0]!).toFixed(2)}, before / pass ${(mean[2]! / mean[0]!).toFixed(2)}, ` +
-          `after / before ${f3(mean[1]! / mean[2]!)} (median of rounds ${f3(med[1]! / med[2]!)})`,
+        `${name} c=${CONCURRENCY}, ${ROUNDS} rounds of ${PER_ROUND}: workerd CPU ms per request ${cpu}; ${ratios}${pair}`,
       );
       const rate = wall.map((ms) => (ROUNDS * PER_ROUND * 1000) / ms);
-      const p = (q: number): string[] => totals.map((xs) => quantile(xs, q).toFixed(2));
+      const p = (q: number, i: number): string => quantile(totals[i]!, q).toFixed(2);
       console.log(
-        `  req/s pass-through ${rate[0]!.toFixed(0)}, after ${rate[1]!.toFixed(0)}, before ${rate[2]!.toFixed(0)} (after / before ${f3(rate[1]! / rate[2]!)}); ` +
-          `p50 / p99 ms pass-through ${p(0.5)[0]} / ${p(0.99)[0]}, after ${p(0.5)[1]} / ${p(0.99)[1]}, before ${p(0.5)[2]} / ${p(0.99)[2]}`,
+        `  req/s ${names.map((target, i) => `${target} ${rate[i]!.toFixed(0)}`).join(", ")}; ` +
+          `p50 / p99 ms ${names.map((target, i) => `${target} ${p(0.5, i)} / ${p(0.99, i)}`).join(", ")}`,
       );
     }
     console.log(`load average at the end ${load1()}`);

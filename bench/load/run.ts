@@ -6,8 +6,15 @@
 //     Responses at full speed;
 //   - the built Worker (`wrangler deploy --dry-run`: the bundle a deploy uploads, with its
 //     Durable Object) served by Miniflare, one workerd; the pass-through (bench/load/pass-through.ts)
-//     served the same way, in a workerd of its own; with LOAD_BEFORE=<another copy of the
-//     repository>, that tree's Worker too, in a third;
+//     served the same way, in a workerd of its own; two floors (LOAD_FLOORS=0: none), each in a
+//     workerd of its own, built and served as the pass-through is, sent the Worker's client body
+//     and answering the upstream's events: js-relay (bench/load/floor-js-relay.ts: the client's
+//     JSON parsed and serialized again, the upstream's body read with a JavaScript reader and each
+//     chunk enqueued into the JavaScript stream it answers with: the least a gateway that sees its
+//     stream does) and reencode (bench/load/floor-reencode.ts: also each SSE event decoded,
+//     `JSON.parse`d, `JSON.stringify`d and encoded back: a translating gateway's one pass, no
+//     accumulation); the non-streamed chat workload's floors read the upstream whole; with
+//     LOAD_BEFORE=<another copy of the repository>, that tree's Worker too;
 //   - workloads (LOAD_WORKLOADS): chat-stream, chat (not streamed), messages, responses (small
 //     answers: a little text and one tool call), responses-no-store (`store: false`) and
 //     tool-args-10k (one call of 10 KB arguments in 1-6 character fragments, streamed chat);
@@ -18,7 +25,11 @@
 // (the first text or tool-call delta), the p50 overhead over the direct request, workerd CPU per
 // request (the run time of its threads, /proc/<pid>/task/*/schedstat, before and after the step,
 // over the requests), and every answer's tool calls compared with the recorded ones
-// (lost: no complete HTTP 200 answer; malformed: the wrong calls, or no proper ending). Memory:
+// (lost: no complete HTTP 200 answer; malformed: the wrong calls, or no proper ending; a floor's
+// answer, the upstream's events, is read as the pass-through's). Side by side: each target's CPU,
+// req/s and p50 overhead / the pass-through's in the same step, and the Worker's CPU / each
+// floor's (issue 37's targets, 1.5 and 2 times the pass-through, read against what the floors
+// reach). Memory:
 // RSS idle after warm-up, its peak during c=50 (per concurrent stream) and its growth over the
 // run; then a long run (LOAD_LONG requests of the first workload per target, default 3,000) with
 // RSS after each sixth, whose second half tells growth that goes on from what settles. Cold start:
@@ -30,6 +41,8 @@ import { loadavg } from "node:os";
 import {
   buildWorkers,
   cpuMs,
+  FLOORS,
+  type Kind,
   load,
   quantile,
   rssMiB,
@@ -49,6 +62,8 @@ const LEVELS = (process.env["LOAD_CONCURRENCY"] ?? "1,10,50").split(",").map(Num
 const DEFAULT_N: Record<number, number> = { 1: 200, 10: 400, 50: 500 };
 const countAt = (c: number): number => Number(process.env["LOAD_N"] ?? DEFAULT_N[c] ?? 20 * c);
 const BEFORE = process.env["LOAD_BEFORE"];
+/** The floors served beside the pass-through (on by default: issue 37's targets are read against them). */
+const WITH_FLOORS = process.env["LOAD_FLOORS"] !== "0";
 /**
  * Warm-up requests of each workload on each target before the steps. 300, not the 50 of stop 60
  * and before: counted in instructions (bench/load/stored-callgrind.ts), V8 was still compiling the
@@ -122,10 +137,13 @@ async function main(): Promise<void> {
   const providers = await startProviders();
   const built = await buildWorkers(BEFORE);
   const origin = providers.origin;
-  const served: { served: Served; kind: "worker" | "pass" }[] = [];
+  const served: { served: Served; kind: Kind }[] = [];
   try {
     const first = ALL[NAMES[0]!]!;
     served.push({ served: await serve("pass-through", built.pass, "pass", origin, first), kind: "pass" });
+    if (WITH_FLOORS)
+      for (const floor of FLOORS)
+        served.push({ served: await serve(floor, built.floors[floor], "floor", origin, first), kind: "floor" });
     served.push({ served: await serve("Worker", built.worker, "worker", origin, first), kind: "worker" });
     if (built.before)
       served.push({ served: await serve("Worker before", built.before, "worker", origin, first), kind: "worker" });
@@ -206,6 +224,7 @@ async function main(): Promise<void> {
     printRatios(
       rows,
       served.map(({ served: s }) => s.name),
+      served.filter(({ kind }) => kind === "floor").map(({ served: s }) => s.name),
     );
     console.log(
       "\nMemory (workerd RSS, MiB)\n| target | idle after warm-up | peak at c=50 | per concurrent stream at c=50 | after the run | growth per 1,000 requests |\n| --- | ---: | ---: | ---: | ---: | ---: |",
@@ -239,7 +258,7 @@ async function main(): Promise<void> {
  * in six blocks taken in turn, RSS after each; growth per 1,000 requests over the second half,
  * when what the isolate keeps has had the first half to settle (a leak keeps growing there).
  */
-async function longRun(served: { served: Served; kind: "worker" | "pass" }[], workload: Workload, origin: string) {
+async function longRun(served: { served: Served; kind: Kind }[], workload: Workload, origin: string) {
   const block = Math.round(LONG / 6);
   const rss = served.map(({ served: s }) => [rssMiB(s.pids)]);
   let failed = 0;
@@ -270,14 +289,20 @@ function printWorkload(rows: readonly Row[], workload: Workload): void {
     );
 }
 
-/** Worker / pass-through, side by side: CPU per request, req/s, p50 overhead; the same for the tree before. */
-function printRatios(rows: readonly Row[], names: readonly string[]): void {
+/**
+ * Each target / the pass-through, side by side: CPU per request, req/s, p50 overhead; then each
+ * Worker's CPU / each floor's.
+ */
+function printRatios(rows: readonly Row[], names: readonly string[], floors: readonly string[]): void {
   const others = names.filter((name) => name !== "pass-through");
-  const head = others
-    .map((name) => `${name} CPU / pass | ${name} req/s / pass | ${name} overhead p50 / pass`)
-    .join(" | ");
+  const workers = others.filter((name) => !floors.includes(name));
+  const perFloor = workers.flatMap((name) => floors.map((floor) => [name, floor] as const));
+  const head = [
+    ...others.map((name) => `${name} CPU / pass | ${name} req/s / pass | ${name} overhead p50 / pass`),
+    ...perFloor.map(([name, floor]) => `${name} CPU / ${floor}`),
+  ].join(" | ");
   console.log(
-    `\nSide by side (ratios to the pass-through in the same step)\n| workload | c | ${head} |\n| --- | ---: |${" ---: | ---: | ---: |".repeat(others.length)}`,
+    `\nSide by side (ratios to the pass-through in the same step, then the Worker's CPU to each floor's)\n| workload | c | ${head} |\n| --- | ---: |${" ---: | ---: | ---: |".repeat(others.length)}${" ---: |".repeat(perFloor.length)}`,
   );
   const keys = [...new Set(rows.map((row) => `${row.workload}\u0000${row.c}`))];
   for (const key of keys) {
@@ -289,6 +314,7 @@ function printRatios(rows: readonly Row[], names: readonly string[]): void {
       const row = at(name)!;
       return `${f2(row.cpuMs / pass.cpuMs)} | ${f2(row.reqPerS / pass.reqPerS)} | ${f2(row.overhead50 / pass.overhead50)}`;
     });
+    for (const [name, floor] of perFloor) cells.push(f2(at(name)!.cpuMs / at(floor)!.cpuMs));
     console.log(`| ${workload} | ${c} | ${cells.join(" | ")} |`);
   }
 }

@@ -11,11 +11,14 @@
 //   MINIFLARE_WORKERD_PATH=/tmp/workerd-cg.sh CG_OUT=/tmp/cg node bench/load/stored-callgrind.ts 100   (CG_C=10: at concurrency 10)
 // CG_WORKLOADS=chat-stream,messages: other workloads than the two (the last is the one the `%` column
 // is of); CG_TREE=<another copy of the repository>: its Worker served instead of this tree's, so two
-// trees are compared in instructions by two runs of this tree's tool.
+// trees are compared in instructions by two runs of this tree's tool. CG_TARGET=pass-through,
+// js-relay, reencode (the floors of `npm run bench:load`) or fetch-step:<variant>
+// (bench/load/fetch-step.ts): that script served instead of the Worker, its instructions counted
+// the same way (issue 37's floors, and the pass-through's fetch step taken apart).
 import { execFileSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { buildWorkers, load, serve, startProviders, workloads } from "./harness.ts";
+import { buildWorkers, load, serveTarget, startProviders, workloads } from "./harness.ts";
 
 const N = Number(process.argv[2] ?? 100);
 const WARM = Number(process.env["CG_WARM"] ?? 300);
@@ -23,6 +26,7 @@ const CONCURRENCY = Number(process.env["CG_C"] ?? 1);
 const OUT = process.env["CG_OUT"];
 const NAMES = (process.env["CG_WORKLOADS"] ?? "responses-no-store,responses").split(",");
 const TREE = process.env["CG_TREE"];
+const TARGET = process.env["CG_TARGET"] ?? (TREE ? "before" : "worker");
 
 /** The stored path's parts, by the functions that do them (workerd's symbols; JavaScript has none). */
 const PARTS: [string, RegExp][] = [
@@ -87,17 +91,16 @@ function partsOf(dump: string): Map<string, number> {
 
 const providers = await startProviders();
 const all = workloads();
-const built = await buildWorkers(TREE);
-const script = TREE ? built.before! : built.worker;
-const served = await serve("Worker", script, "worker", providers.origin, all[NAMES[0]!]!);
+const built = await buildWorkers(TREE, TARGET.startsWith("fetch-step:") ? ["fetch-step"] : []);
+const { served, kind } = await serveTarget(TARGET, built, providers.origin, all[NAMES[0]!]!);
 built.remove();
 try {
   const pid = String(served.pids[0]);
-  for (const name of NAMES) await load(served, all[name]!, "worker", providers.origin, CONCURRENCY, WARM);
+  for (const name of NAMES) await load(served, all[name]!, kind, providers.origin, CONCURRENCY, WARM);
   const counted = new Map<string, Map<string, number>>();
   for (const name of NAMES) {
     execFileSync("callgrind_control", ["-i", "on", pid], { stdio: "ignore" });
-    const { samples } = await load(served, all[name]!, "worker", providers.origin, CONCURRENCY, N);
+    const { samples } = await load(served, all[name]!, kind, providers.origin, CONCURRENCY, N);
     execFileSync("callgrind_control", ["-i", "off", pid], { stdio: "ignore" });
     execFileSync("callgrind_control", ["-d", name, pid], { stdio: "ignore" });
     // Under callgrind a request is some 50 times slower: one that failed is said, not a reason to lose the dump.
@@ -106,7 +109,7 @@ try {
       console.log(`${name}: ${failed.length} failed (${failed[0]!.error ?? "a malformed answer"})`);
     if (OUT) counted.set(name, partsOf(newestDump(OUT)));
   }
-  console.log(`c=${CONCURRENCY}, ${N} requests of each after ${WARM} of warm-up; instructions per request:`);
+  console.log(`${TARGET}: c=${CONCURRENCY}, ${N} requests of each after ${WARM} of warm-up; instructions per request:`);
   if (OUT) {
     const last = counted.get(NAMES.at(-1)!)!;
     const per = (parts: Map<string, number>, key: string): string =>
