@@ -2,10 +2,12 @@
 // what each costs: a file's provider check is built once per kind of file in a request (provider,
 // media type), not once per file, so a body of tiny data URLs costs no more than its translation.
 import { describe, expect, it } from "vitest";
-import { MAX_REQUEST_FILES, refusalChecks } from "../../worker/request/file-parts.ts";
+import { MAX_REQUEST_FILES } from "../../worker/request/file-parts.ts";
+import { refusalChecks } from "../../worker/request/file-refusals.ts";
 import { FakeUpstream, testEnv, worker } from "./support.ts";
 
-const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+// 3 bytes: the Worker checks base64, not images; 3,001 parts fit /v1/stream's 256 KiB body.
+const PNG = "AAAA";
 const PNG_URL = `data:image/png;base64,${PNG}`;
 const env = testEnv({ ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "https://provider.test/v1", CLIENT_TOKEN: "t" });
 const model = "anthropic/claude-x";
@@ -93,7 +95,7 @@ async function post(path: string, body: unknown) {
 
 describe(`at most ${MAX_REQUEST_FILES} files a request`, { timeout: 60_000 }, () => {
   for (const [path, body, named] of endpoints) {
-    it(`${path}: ${MAX_REQUEST_FILES} images reach the provider; one more is a 400 naming the field, no provider request`, async () => {
+    it(`${path}: ${MAX_REQUEST_FILES} images reach the provider; one more is a 400 naming that file, no provider request`, async () => {
       const taken = await post(path, body(MAX_REQUEST_FILES));
       expect(taken.upstream.requests, path).toHaveLength(1);
       const { response, upstream } = await post(path, body(MAX_REQUEST_FILES + 1));
@@ -101,8 +103,9 @@ describe(`at most ${MAX_REQUEST_FILES} files a request`, { timeout: 60_000 }, ()
       // The AI SDK's error is text (useChat shows it as it is); every other protocol's is JSON.
       const text = await response.text();
       const error = path === "/v1/ui" ? text : JSON.parse(text);
-      // The client's own field: Responses' `input`, every other protocol's `messages`.
-      expect(String(named(error))).toContain(path === "/v1/responses" ? "input" : "messages");
+      // The client's own path of the file one too many: Responses' `input[0]...`, every other's `messages[0]...`.
+      const field = path === "/v1/responses" ? "input" : "messages";
+      expect(String(named(error))).toMatch(new RegExp(`\`?${field}\\[0\\]\\.\\w+\\[${MAX_REQUEST_FILES}\\]`));
       expect(text).toContain(`more than ${MAX_REQUEST_FILES} files`);
       expect(upstream.requests).toHaveLength(0);
     });

@@ -9,8 +9,10 @@ import { testEnv, worker } from "./support.ts";
 describe("anthropic-beta", () => {
   const messages = endpoints.messages!;
   const env = testEnv({ ANTHROPIC_BETAS: "interleaved-thinking-2025-05-14" });
+  // Betas go to Anthropic alone: the header is read for an Anthropic model only.
+  const toAnthropic = () => ({ ...messages.valid(), model: "anthropic/claude-sonnet-4-5" });
   const send = (betas: string) =>
-    worker().call(post(messages.path, messages.valid(), { headers: { "anthropic-beta": betas } }), env);
+    worker().call(post(messages.path, toAnthropic(), { headers: { "anthropic-beta": betas } }), env);
 
   it("more than 64 values are a 400 in Anthropic's shape naming the header, however many follow", async () => {
     // Before, each allowed value was looked for again from the list's start: the work grew with
@@ -28,6 +30,15 @@ describe("anthropic-beta", () => {
       expect(error.message).toContain("64");
     }
     const taken = await send(list(64).join(", "));
+    expect(taken.status).toBe(200);
+    await taken.text();
+  });
+
+  it("a request to another provider reads none of the header: 65 values are dropped, not a 400", async () => {
+    // worker/README.md: betas for other providers are dropped without an error.
+    const betas = Array.from({ length: 65 }, () => "interleaved-thinking-2025-05-14").join(",");
+    const body = { ...messages.valid(), model: "openai/gpt-4o-mini" };
+    const taken = await worker().call(post(messages.path, body, { headers: { "anthropic-beta": betas } }), env);
     expect(taken.status).toBe(200);
     await taken.text();
   });

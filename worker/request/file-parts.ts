@@ -11,15 +11,11 @@
  *
  * @module
  */
-import {
-  type Provider,
-  providerKit,
-  type RequestContentPart,
-  type RequestFilePart,
-  ToolCallStreamError,
-} from "../../src/index.ts";
+import type { RequestContentPart, RequestFilePart } from "../../src/index.ts";
 import { HttpError, invalidField } from "../response/json-error.ts";
 import { isObject, own } from "./json-fields.ts";
+import { providerRefusal } from "./file-refusals.ts";
+import { fileChecks } from "./request-settings.ts";
 import { listedStorageUrl } from "./storage-urls.ts";
 
 /**
@@ -33,12 +29,13 @@ export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 export const MAX_REQUEST_FILE_BYTES = 20 * 1024 * 1024;
 
 /**
- * The most files (images, documents, audio) one request may hold: past it, a 400 naming `messages`.
- * OpenAI documents up to 500 images or files a request, Anthropic 100 images on its API: the most
- * any provider takes, so no request a provider would take is refused here, and what one request
- * costs the isolate stays bounded (a body of tiny data URLs holds 100,000s of parts).
+ * The most files (images, documents, audio) one request may hold: past it, a 400 naming the file
+ * one too many (`messages` when counted after parsing). The most any provider documents: Gemini
+ * takes up to 3,000 images a prompt (Vertex AI), OpenAI 500 images or files a request, Anthropic
+ * 100 images; a provider refuses its own lower limit. It bounds what one request costs the isolate
+ * (a body of tiny data URLs holds 100,000s of parts): the file past it is refused before it is checked.
  */
-export const MAX_REQUEST_FILES = 500;
+export const MAX_REQUEST_FILES = 3000;
 
 /** A file in the `/v1/stream` body: its media type and its base64 `data` or a `url`. */
 export interface WireFilePart {
@@ -56,7 +53,8 @@ type ImageDetail = "auto" | "low" | "high" | "original";
 /** A part of a user message's `content` in the `/v1/stream` body. */
 export type WirePart = { type: "text"; text: string } | WireFilePart;
 
-const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/(?:[a-z0-9][a-z0-9!#$&^_.+-]*|\*)$/;
+// RFC 6838: a type and a subtype of at most 127 characters each.
+const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/(?:[a-z0-9][a-z0-9!#$&^_.+-]{0,126}|\*)$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 // The schemes a provider reads itself; a provider that does not read one refuses it by name.
 const URL_SCHEMES = new Set(["https:", "http:"]);
@@ -83,9 +81,18 @@ export function decodedBytes(base64: string): number {
  * naming `path`, the client's own path of the part.
  */
 export function checkedFile(file: WireFilePart, path: string, provider: string): RequestFilePart {
+  // Counted before it is checked: the file past the limit costs no check.
+  if (++fileChecks().files > MAX_REQUEST_FILES)
+    throw invalidField(
+      path,
+      `\`${path}\`: the request holds more than ${MAX_REQUEST_FILES} files (images, documents, audio); a request may hold at most that many.`,
+    );
   const mediaType = file.media_type.toLowerCase();
   if (!MEDIA_TYPE.test(mediaType))
-    throw invalidField(path, `\`${path}\` needs a media type such as image/png or application/pdf.`);
+    throw invalidField(
+      path,
+      `\`${path}\` needs a media type such as image/png or application/pdf (a type and a subtype of at most 127 characters each).`,
+    );
   const source = sourceOf(file, path);
   const part: RequestFilePart = {
     type: "file",
@@ -95,7 +102,7 @@ export function checkedFile(file: WireFilePart, path: string, provider: string):
     // `original` is OpenAI Responses' alone: the kits send OpenAI Chat and Cohere `high`, their closest.
     ...(file.detail !== undefined ? { detail: file.detail } : {}),
   };
-  const refusal = providerRefusal(provider, part);
+  const refusal = providerRefusal(provider, part, path);
   if (refusal !== undefined) throw invalidField(path, `The provider ${provider} cannot take \`${path}\`: ${refusal}`);
   return part;
 }
@@ -135,53 +142,6 @@ function sourceOf(file: WireFilePart, path: string): RequestFilePart["source"] {
       field: path,
     });
   return { type: "base64", data };
-}
-
-// Refusals already asked, by provider, source and media type (and a URL's scheme and host): what
-// a request builder refuses never depends on a file's bytes, name or detail, so one small request
-// is built per kind of file, not one per file, however many a client sends. Few are kept, of short keys.
-const refusals = new Map<string, { refusal: string | undefined }>();
-const REFUSALS_KEPT = 64;
-const REFUSAL_KEY_CHARS = 512;
-let refusalBuilds = 0;
-
-/** How many provider requests the refusal check has built in this isolate (tests read it: one per kind of file, not per file). */
-export function refusalChecks(): number {
-  return refusalBuilds;
-}
-
-/** Why `provider` cannot take `part`, in its request builder's words, or undefined when it takes it. */
-function providerRefusal(provider: string, part: RequestFilePart): string | undefined {
-  const { source } = part;
-  // A URL's scheme and host, as written, is all of it a builder reads (Bedrock's `s3://`, Gemini's Files API).
-  const probe: RequestFilePart["source"] =
-    source.type === "url"
-      ? { type: "url", url: /^[^:/?#]*:\/\/[^/?#]*\/?/.exec(source.url)?.[0] ?? source.url }
-      : { type: "base64", data: "" };
-  const key = `${provider}\n${part.mediaType}\n${probe.type === "url" ? probe.url : ""}`;
-  const known = refusals.get(key);
-  if (known) return known.refusal;
-  const refusal = buildRefusal(provider, { type: "file", mediaType: part.mediaType, source: probe });
-  if (key.length <= REFUSAL_KEY_CHARS) {
-    if (refusals.size >= REFUSALS_KEPT) refusals.delete(refusals.keys().next().value as string);
-    refusals.set(key, { refusal });
-  }
-  return refusal;
-}
-
-function buildRefusal(provider: string, part: RequestFilePart): string | undefined {
-  refusalBuilds++;
-  try {
-    providerKit(provider as Provider).requestBody({
-      model: "model",
-      messages: [{ role: "user", content: "", parts: [part] }],
-      tools: [],
-    });
-  } catch (error) {
-    if (error instanceof ToolCallStreamError && error.code === "invalid-request") return error.message;
-    throw error;
-  }
-  return undefined;
 }
 
 /**

@@ -23,6 +23,21 @@ const NONE: RequestSettings = { searchModels: false, storagePrefixes: [] };
 let current = NONE;
 
 /**
+ * What one request's file checks have counted so far (./file-parts.ts): its files, and each kind
+ * of file's refusal (provider, media type, a URL's scheme and host), so that the count and the
+ * kinds bound the work however the client's protocol nests its files.
+ */
+export interface FileChecks {
+  /** Files checked in this pass (the translation, then the `/v1/stream` parse, each counts its own). */
+  files: number;
+  /** Each kind of file seen in this request, and why the provider refuses it (undefined: it takes it). */
+  kinds: Map<string, string | undefined>;
+}
+
+// Outside a parse there is no request to count for: `fileChecks()` then gives a fresh, unshared one.
+let checks: FileChecks | undefined;
+
+/**
  * Runs `parse` (a synchronous request parser) with the deployment's `settings` in force for that
  * call alone, and returns what it returns; every route runs its parser so. A malformed
  * `ALLOWED_STORAGE_URLS` prefix is a {@link SettingsError} naming the variable, as every setting's is.
@@ -36,14 +51,32 @@ export function withRequestSettings<T>(
   settings: Pick<Settings, "allowedStorageUrls" | "openaiServerTools">,
   parse: () => T,
 ): T {
-  const outer = current;
+  const [outer, outerChecks] = [current, checks];
   current = ofSettings.get(settings) ?? readRequestSettings(settings);
+  // This request's own file checks: set and cleared around `parse`, which is synchronous from its
+  // start to its end (every route's translation and its /v1/stream parse: no await, no callback
+  // after it returns), so no other request's parse can run while they are set.
+  checks = { files: 0, kinds: new Map() };
   try {
-    return parse();
+    const parsed = parse();
+    if (parsed instanceof Promise) throw new TypeError("withRequestSettings runs synchronous parsers only.");
+    return parsed;
   } finally {
     current = outer;
+    checks = outerChecks;
   }
 }
+
+/**
+ * The file checks of the request being parsed ({@link withRequestSettings}); outside a parse, a
+ * fresh one each call (nothing counted across requests).
+ *
+ * @example
+ * ```ts
+ * if (++fileChecks().files > MAX_REQUEST_FILES) throw tooMany;
+ * ```
+ */
+export const fileChecks = (): FileChecks => checks ?? { files: 0, kinds: new Map() };
 
 /**
  * What each settings object holds for the parsers, read once: the Worker reads its settings once

@@ -71,8 +71,9 @@ export function messagesRoute(request: Request, env: Env, runtime: Runtime): Pro
           settings.anthropicServerTools,
         ),
       );
-      const betas = allowedBetas(request.headers, settings.anthropicBetas);
-      if (parsed.request.provider === "anthropic" && betas) parsed.request.anthropicBetas = betas;
+      // Betas go to Anthropic alone: for another provider the header is not read (dropped, no 400).
+      const betas = parsed.request.provider === "anthropic" && allowedBetas(request.headers, settings.anthropicBetas);
+      if (betas) parsed.request.anthropicBetas = betas;
       const client = { mode: "stream" as const, request: parsed.request };
       if (parsed.stream) {
         const { batches, headers } = await openClientBatches(client, context);
