@@ -13,9 +13,10 @@ import { fileChecks } from "./request-settings.ts";
 /**
  * The most kinds of file (provider, media type, a URL's scheme and host) one request may hold:
  * each new kind builds one small provider request to ask whether the provider takes it, so past
- * it a 400 naming the file, before that build.
+ * it a 400 naming the file, before that build. 256: image URLs from many hosts are a real request
+ * (OpenAI takes 500 files a request), and 256 small builds are a few milliseconds.
  */
-export const MAX_REQUEST_FILE_KINDS = 64;
+export const MAX_REQUEST_FILE_KINDS = 256;
 
 // Refusals already asked, by provider, source and media type (and a URL's scheme and host): what
 // a request builder refuses never depends on a file's bytes, name or detail, so one small request
