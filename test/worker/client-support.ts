@@ -141,6 +141,20 @@ export function post(
 }
 
 /**
+ * A client's JSON `POST` (bearer `t`) to `path` of the Worker under `env`, its provider a fake that
+ * answers 500: the Worker's status and text, and the requests that reached the provider.
+ */
+export async function postToFailingProvider(
+  path: string,
+  body: unknown,
+  env: Env,
+): Promise<{ status: number; text: string; upstream: FakeUpstream }> {
+  const upstream = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
+  const response = await worker(upstream).call(post(path, body, { headers: { authorization: "Bearer t" } }), env);
+  return { status: response.status, text: await response.text(), upstream };
+}
+
+/**
  * Reads a Messages stream as @anthropic-ai/sdk yields it, and checks its blocks: indexes
  * contiguous from 0, each started once and stopped once, in order, and no delta of a block never
  * started. Gives the tool_use blocks' names and the stop reason.

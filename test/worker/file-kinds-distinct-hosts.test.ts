@@ -4,7 +4,8 @@
 // reads the host at all; the Worker refuses no
 // request a provider takes (worker/README.md). 300 hosts: past the 256 kinds too.
 import { describe, expect, it } from "vitest";
-import { FakeUpstream, testEnv, worker } from "./support.ts";
+import { postToFailingProvider } from "./client-support.ts";
+import { testEnv } from "./support.ts";
 
 const env = testEnv({
   ANTHROPIC_API_KEY: "k",
@@ -15,30 +16,21 @@ const env = testEnv({
 });
 const HOSTS = 300;
 
-async function post(path: string, body: unknown) {
-  const upstream = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
-  const response = await worker(upstream).call(
-    new Request(`http://localhost:8787${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: "Bearer t" },
-      body: JSON.stringify(body),
-    }),
-    env,
-  );
-  return { status: response.status, text: await response.text(), upstream };
-}
-
 describe("image URLs on many hosts reach a provider that fetches any URL", () => {
   it(`/v1/messages: ${HOSTS} images, each on its own shop's host, to Anthropic (which refuses past its own 100, not the Worker)`, async () => {
     const content = Array.from({ length: HOSTS }, (_, i) => ({
       type: "image",
       source: { type: "url", url: `https://cdn.shop${i}.example/product.jpg` },
     }));
-    const { text, upstream } = await post("/v1/messages", {
-      model: "anthropic/claude-sonnet-4-5",
-      max_tokens: 10,
-      messages: [{ role: "user", content }],
-    });
+    const { text, upstream } = await postToFailingProvider(
+      "/v1/messages",
+      {
+        model: "anthropic/claude-sonnet-4-5",
+        max_tokens: 10,
+        messages: [{ role: "user", content }],
+      },
+      env,
+    );
     expect(text).not.toContain("kinds");
     expect(upstream.requests).toHaveLength(1);
   });
@@ -48,10 +40,14 @@ describe("image URLs on many hosts reach a provider that fetches any URL", () =>
       type: "image_url",
       image_url: { url: `https://img${i}.example/a.png` },
     }));
-    const { text, upstream } = await post("/v1/chat/completions", {
-      model: "openai/gpt-4o-mini",
-      messages: [{ role: "user", content }],
-    });
+    const { text, upstream } = await postToFailingProvider(
+      "/v1/chat/completions",
+      {
+        model: "openai/gpt-4o-mini",
+        messages: [{ role: "user", content }],
+      },
+      env,
+    );
     expect(text).not.toContain("kinds");
     expect(upstream.requests).toHaveLength(1);
   });

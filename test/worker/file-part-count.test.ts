@@ -4,7 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { MAX_REQUEST_FILES } from "../../worker/request/file-parts.ts";
 import { refusalChecks } from "../../worker/request/file-refusals.ts";
-import { FakeUpstream, testEnv, worker } from "./support.ts";
+import { postToFailingProvider } from "./client-support.ts";
+import { testEnv } from "./support.ts";
 
 // 3 bytes: the Worker checks base64, not images; 3,001 parts fit /v1/stream's 256 KiB body.
 const PNG = "AAAA";
@@ -82,26 +83,14 @@ const endpoints: [string, (n: number) => unknown, (error: any) => unknown][] = [
   ],
 ];
 
-async function post(path: string, body: unknown) {
-  const upstream = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
-  const request = new Request(`http://localhost:8787${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: "Bearer t" },
-    body: JSON.stringify(body),
-  });
-  const response = await worker(upstream).call(request, env);
-  return { response, upstream };
-}
-
 describe(`at most ${MAX_REQUEST_FILES} files a request`, { timeout: 60_000 }, () => {
   for (const [path, body, named] of endpoints) {
     it(`${path}: ${MAX_REQUEST_FILES} images reach the provider; one more is a 400 naming that file, no provider request`, async () => {
-      const taken = await post(path, body(MAX_REQUEST_FILES));
+      const taken = await postToFailingProvider(path, body(MAX_REQUEST_FILES), env);
       expect(taken.upstream.requests, path).toHaveLength(1);
-      const { response, upstream } = await post(path, body(MAX_REQUEST_FILES + 1));
-      expect(response.status, path).toBe(400);
+      const { status, text, upstream } = await postToFailingProvider(path, body(MAX_REQUEST_FILES + 1), env);
+      expect(status, path).toBe(400);
       // The AI SDK's error is text (useChat shows it as it is); every other protocol's is JSON.
-      const text = await response.text();
       const error = path === "/v1/ui" ? text : JSON.parse(text);
       // The client's own path of the file one too many: Responses' `input[0]...`, every other's `messages[0]...`.
       const field = path === "/v1/responses" ? "input" : "messages";
@@ -116,7 +105,7 @@ describe("a file's provider check", () => {
   for (const [path, body] of endpoints) {
     it(`${path}: is built once per kind of file in a request, not once per file`, async () => {
       const before = refusalChecks();
-      const { upstream } = await post(path, body(200));
+      const { upstream } = await postToFailingProvider(path, body(200), env);
       expect(upstream.requests).toHaveLength(1);
       // One image kind (anthropic, image/png): one build at most, where each file had two before.
       expect(refusalChecks() - before, path).toBeLessThanOrEqual(1);

@@ -31,6 +31,17 @@ async function sentAssistant(path: string, body: Record<string, unknown>) {
 const call = { id: "c1", name: "lookup" };
 const expected = { thinking: `${FIRST}\n\n${SECOND}`, tool_calls: [{ function: { name: "lookup" } }] };
 
+/** An AG-UI run of `messages` for Ollama, with the one tool. */
+const agUiRun = (messages: unknown[]) => ({
+  threadId: "th",
+  runId: "r",
+  state: {},
+  context: [],
+  forwardedProps: { model: "ollama/qwen3:8b" },
+  messages,
+  tools: [{ name: "lookup", description: "Look up.", parameters: schema }],
+});
+
 describe("several reasoning pieces of one turn reach Ollama's `thinking` a blank line apart", () => {
   it("/v1/ag-ui: two reasoning messages", async () => {
     const messages = [
@@ -44,16 +55,7 @@ describe("several reasoning pieces of one turn reach Ollama's `thinking` a blank
       },
       { id: "t1", role: "tool", toolCallId: "c1", content: "18" },
     ];
-    const body = {
-      threadId: "th",
-      runId: "r",
-      state: {},
-      context: [],
-      forwardedProps: { model: "ollama/qwen3:8b" },
-      messages,
-      tools: [{ name: "lookup", description: "Look up.", parameters: schema }],
-    };
-    expect(await sentAssistant("/v1/ag-ui", body)).toMatchObject(expected);
+    expect(await sentAssistant("/v1/ag-ui", agUiRun(messages))).toMatchObject(expected);
   });
 
   it("/v1/ag-ui: two reasoning messages after the assistant message they belong to", async () => {
@@ -68,16 +70,7 @@ describe("several reasoning pieces of one turn reach Ollama's `thinking` a blank
       { id: "r2", role: "reasoning", content: SECOND },
       { id: "t1", role: "tool", toolCallId: "c1", content: "18" },
     ];
-    const body = {
-      threadId: "th",
-      runId: "r",
-      state: {},
-      context: [],
-      forwardedProps: { model: "ollama/qwen3:8b" },
-      messages,
-      tools: [{ name: "lookup", description: "Look up.", parameters: schema }],
-    };
-    expect(await sentAssistant("/v1/ag-ui", body)).toMatchObject(expected);
+    expect(await sentAssistant("/v1/ag-ui", agUiRun(messages))).toMatchObject(expected);
   });
 
   it("/v1/ui: two reasoning parts of one step", async () => {
