@@ -6,7 +6,7 @@
  * @module
  */
 import { invalidField, type HttpError } from "../response/json-error.ts";
-import { checkedWireFile, fileFromUrl, type WireFilePart } from "../request/file-parts.ts";
+import { checkedWireFile, fileFromUrl, isDataUrl, type WireFilePart } from "../request/file-parts.ts";
 
 const BY_EXTENSION: Readonly<Record<string, string>> = {
   png: "image/png",
@@ -55,6 +55,6 @@ export function fileOfUrl(
   fallback: string,
   extra: Partial<Pick<WireFilePart, "media_type" | "filename" | "detail">> = {},
 ): WireFilePart {
-  const source = fileFromUrl(url, path, mediaTypeOfName(url.startsWith("data:") ? "" : url, fallback));
+  const source = fileFromUrl(url, path, mediaTypeOfName(isDataUrl(url) ? "" : url, fallback));
   return checkedWireFile({ type: "file", ...source, ...extra }, path, provider);
 }

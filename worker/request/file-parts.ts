@@ -223,6 +223,11 @@ export function addFiles(tally: FileTally, parts: readonly RequestContentPart[] 
     });
 }
 
+/** Whether `url` is a `data:` URL, its scheme in any case (`DATA:`), as URL schemes are. */
+export function isDataUrl(url: string): boolean {
+  return url.length >= 5 && url.slice(0, 5).toLowerCase() === "data:";
+}
+
 /**
  * A `data:` URL (`data:image/png;base64,...`) as a file's media type and base64, a URL as itself
  * (its media type `fallback`), or a 400 naming `path` for a `data:` URL that is not base64.
@@ -232,9 +237,10 @@ export function fileFromUrl(
   path: string,
   fallback: string,
 ): Pick<WireFilePart, "media_type" | "data" | "url"> {
-  if (!url.startsWith("data:")) return { media_type: fallback, url };
+  if (!isDataUrl(url)) return { media_type: fallback, url };
   const comma = url.indexOf(",");
-  const header = comma < 0 ? "" : url.slice(5, comma);
+  // The scheme and `;base64` in any case (the fetch spec's data: URL processor); checkedFile lowercases the media type.
+  const header = comma < 0 ? "" : url.slice(5, comma).toLowerCase();
   if (!header.endsWith(";base64"))
     throw invalidField(path, `\`${path}\` must be a base64 data URL (data:<media type>;base64,...) or an https URL.`);
   const mediaType = header.slice(0, -";base64".length).split(";")[0] ?? "";
