@@ -1,4 +1,4 @@
-// A `data:` URL's scheme, media type and `;base64` are case-insensitive (RFC 2397 over RFC 2045's
+// A `data:` URL's scheme, media type and `;base64` are case-insensitive, spaces may precede `base64` (RFC 2397 over RFC 2045's
 // tokens; the WHATWG fetch spec's data: URL processor matches `;base64` ASCII case-insensitively and
 // lowercases the MIME type). `DATA:IMAGE/PNG;BASE64,...` is the same image as `data:image/png;base64,...`.
 import OpenAI from "openai";
@@ -35,6 +35,16 @@ describe("a data: URL in any letter case", () => {
     expect((upstream.requests[0]!.body as any).messages[0].content).toEqual([
       { type: "image", source: { type: "base64", media_type: "image/png", data: PNG } },
       { type: "document", source: { type: "base64", media_type: "application/pdf", data: PDF }, title: "a.pdf" },
+    ]);
+  });
+
+  it("spaces before base64 and around the header, as the fetch spec's data: URL processor reads them", async () => {
+    const { upstream } = await sendToAnthropic([
+      { type: "image_url", image_url: { url: `data: image/png ;  BASE64 ,${PNG}` } },
+    ]);
+    expect(upstream.requests).toHaveLength(1);
+    expect((upstream.requests[0]!.body as any).messages[0].content).toEqual([
+      { type: "image", source: { type: "base64", media_type: "image/png", data: PNG } },
     ]);
   });
 

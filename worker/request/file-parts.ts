@@ -223,6 +223,9 @@ export function addFiles(tally: FileTally, parts: readonly RequestContentPart[] 
     });
 }
 
+const ASCII_WHITESPACE_ENDS = /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g;
+const BASE64_MARK = /; *base64$/i;
+
 /** Whether `url` is a `data:` URL, its scheme in any case (`DATA:`), as URL schemes are. */
 export function isDataUrl(url: string): boolean {
   return url.length >= 5 && url.slice(0, 5).toLowerCase() === "data:";
@@ -239,10 +242,13 @@ export function fileFromUrl(
 ): Pick<WireFilePart, "media_type" | "data" | "url"> {
   if (!isDataUrl(url)) return { media_type: fallback, url };
   const comma = url.indexOf(",");
-  // The scheme and `;base64` in any case (the fetch spec's data: URL processor); checkedFile lowercases the media type.
-  const header = comma < 0 ? "" : url.slice(5, comma).toLowerCase();
-  if (!header.endsWith(";base64"))
+  // Read as the fetch spec's data: URL processor reads it: the header trimmed, `;` then spaces then
+  // `base64` in any case. Linear: each space is looked at from one `;` only.
+  const header = comma < 0 ? "" : url.slice(5, comma).replace(ASCII_WHITESPACE_ENDS, "");
+  const base64 = BASE64_MARK.exec(header);
+  if (base64 === null)
     throw invalidField(path, `\`${path}\` must be a base64 data URL (data:<media type>;base64,...) or an https URL.`);
-  const mediaType = header.slice(0, -";base64".length).split(";")[0] ?? "";
+  // checkedFile lowercases the media type.
+  const mediaType = (header.slice(0, base64.index).split(";")[0] ?? "").replace(ASCII_WHITESPACE_ENDS, "");
   return { media_type: mediaType === "" ? fallback : mediaType, data: url.slice(comma + 1) };
 }
