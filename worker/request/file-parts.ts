@@ -223,8 +223,22 @@ export function addFiles(tally: FileTally, parts: readonly RequestContentPart[] 
     });
 }
 
-const ASCII_WHITESPACE_ENDS = /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g;
 const BASE64_MARK = /; *base64$/i;
+
+/**
+ * `text` without ASCII white space at its ends, by index: a regular expression's `\s+$` tries
+ * again from each space of an inner run, quadratic in a client's header.
+ */
+function trimAsciiWhitespace(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isAsciiWhitespace(text.charCodeAt(start))) start++;
+  while (end > start && isAsciiWhitespace(text.charCodeAt(end - 1))) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
+}
+
+const isAsciiWhitespace = (code: number): boolean =>
+  code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d;
 
 /** Whether `url` is a `data:` URL, its scheme in any case (`DATA:`), as URL schemes are. */
 export function isDataUrl(url: string): boolean {
@@ -244,11 +258,11 @@ export function fileFromUrl(
   const comma = url.indexOf(",");
   // Read as the fetch spec's data: URL processor reads it: the header trimmed, `;` then spaces then
   // `base64` in any case. Linear: each space is looked at from one `;` only.
-  const header = comma < 0 ? "" : url.slice(5, comma).replace(ASCII_WHITESPACE_ENDS, "");
+  const header = comma < 0 ? "" : trimAsciiWhitespace(url.slice(5, comma));
   const base64 = BASE64_MARK.exec(header);
   if (base64 === null)
     throw invalidField(path, `\`${path}\` must be a base64 data URL (data:<media type>;base64,...) or an https URL.`);
   // checkedFile lowercases the media type.
-  const mediaType = (header.slice(0, base64.index).split(";")[0] ?? "").replace(ASCII_WHITESPACE_ENDS, "");
+  const mediaType = trimAsciiWhitespace(header.slice(0, base64.index).split(";")[0] ?? "");
   return { media_type: mediaType === "" ? fallback : mediaType, data: url.slice(comma + 1) };
 }
