@@ -20,11 +20,14 @@
 //     tool-args-10k (one call of 10 KB arguments in 1-6 character fragments, streamed chat);
 //   - concurrency (LOAD_CONCURRENCY) 1, 10 and 50, LOAD_N requests at each (default 200, 400,
 //     500), the direct request to the upstream first, then each workerd, the requests in as many
-//     blocks as targets, the order turned at each (A B C, B C A, C A B: each target in each place once).
+//     blocks as targets, the order turned at each (A B C, B C A, C A B: each target in each place
+//     once), each block opened by requests of its own target that are not measured.
 // Per target and step: req/s, p50 / p99 of the total time and of the time to first content
 // (the first text or tool-call delta), the p50 overhead over the direct request, workerd CPU per
-// request (the run time of its threads, /proc/<pid>/task/*/schedstat, before and after the step,
-// over the requests), and every answer's tool calls compared with the recorded ones
+// request (the run time of its threads, /proc/<pid>/task/*/schedstat, before and after each of its
+// blocks, over the requests; each block opens with LOAD_LEAD requests, default 2, not measured:
+// bench/load/step.ts; LOAD_TRACE=1 prints each block's), and every answer's tool calls compared
+// with the recorded ones
 // (lost: no complete HTTP 200 answer; malformed: the wrong calls, or no proper ending; a floor's
 // answer, the upstream's events, is read as the pass-through's). Side by side: each target's CPU,
 // req/s and p50 overhead / the pass-through's in the same step, and the Worker's CPU / each
@@ -40,7 +43,6 @@
 import { loadavg } from "node:os";
 import {
   buildWorkers,
-  cpuMs,
   FLOORS,
   type Kind,
   load,
@@ -53,6 +55,7 @@ import {
   type Workload,
   workloads,
 } from "./harness.ts";
+import { runStep } from "./step.ts";
 
 const ALL = workloads();
 const NAMES = (
@@ -178,32 +181,13 @@ async function main(): Promise<void> {
           cpuMs: Number.NaN,
           peakRss: Number.NaN,
         });
-        // Each target's requests in as many blocks as there are targets, their order turned by one
-        // at each block (A B C, B C A, C A B): each target takes each place once. With one order a
-        // place's own cost (measured right after another target, or first after the direct
-        // request) went to the same target at every step of a concurrency: stop 71 served two
-        // copies of one tree side by side at c=50, at 2.59 and 2.48 times the pass-through's CPU.
+        // Each target's requests in blocks whose order turns, each opened by requests of its own
+        // (bench/load/step.ts). With one order a place's own cost (measured right after another
+        // target, or first after the direct request) went to the same target at every step of a
+        // concurrency: stop 71 served two copies of one tree side by side at c=50, at 2.59 and 2.48
+        // times the pass-through's CPU.
         const order = served;
-        const blocks = order.length;
-        // A block holds at least two waves of the concurrency: at c=50 the 10 KB call's 125 requests
-        // in three blocks of 42 would never reach 50 at once (harness.ts starts min(c, n) clients),
-        // and one wave of 50 is a burst, not the steady state the runs before blocks measured.
-        const measured = new Map<Served, { samples: Sample[]; wallMs: number; cpu: number; peak: number }>();
-        for (let block = 0; block < blocks; block++) {
-          const count = Math.max(2 * c, Math.floor(n / blocks) + (block < n % blocks ? 1 : 0));
-          for (const { served: s, kind } of [...order.slice(block), ...order.slice(0, block)]) {
-            const sum = measured.get(s) ?? { samples: [], wallMs: 0, cpu: 0, peak: 0 };
-            measured.set(s, sum);
-            const sampler = setInterval(() => (sum.peak = Math.max(sum.peak, rssMiB(s.pids))), 100);
-            const before = cpuMs(s.pids);
-            const { samples, wallMs } = await load(s, workload, kind, origin, c, count);
-            sum.cpu += cpuMs(s.pids) - before;
-            clearInterval(sampler);
-            sum.samples.push(...samples);
-            sum.wallMs += wallMs;
-            sum.peak = Math.max(sum.peak, rssMiB(s.pids));
-          }
-        }
+        const measured = await runStep(order, workload, origin, c, n);
         for (const { served: s } of order) {
           const { samples, wallMs, cpu, peak } = measured.get(s)!;
           served0 += samples.length;
