@@ -24,17 +24,15 @@
  *
  * `top_p`, `stop`, `seed` and the penalties go to every provider that has them, in its form
  * (worker/request/parse-sampling.ts); `stop` to one without it the Worker applies itself
- * (worker/services/stop-sequences.ts). OpenAI's bookkeeping (`prompt_cache_key`,
- * `prompt_cache_retention`, `prompt_cache_options`, `safety_identifier`, `store`, `metadata`, `user`)
- * is checked and goes to an OpenAI upstream (`store` to Gemini Interactions too); `service_tier` is
- * checked and sent nowhere (../openai-keys.ts). The others OpenAI documents are accepted when
- * they hold their neutral value (`n: 1`, `logprobs: false`, ...); anything else is a 400 that names it, as OpenAI
- * answers an unknown parameter. `null` is the same as absent. An assistant message's
- * `reasoning_content` (DeepSeek, Kimi, GLM, Qwen), `reasoning` or `reasoning_details` (MiniMax,
- * OpenRouter) goes back to a Chat Completions provider in the same field. `web_search_options`
- * (OpenAI's search models, checked: ../web-search.ts; sent only when `OPENAI_SERVER_TOOLS` lists
- * `web_search`) and a JSON `response_format` (../output-format.ts) go to an OpenAI Chat upstream;
- * with another provider each is a 400.
+ * (worker/services/stop-sequences.ts). OpenAI's bookkeeping (`prompt_cache_key`, `prompt_cache_retention`,
+ * `prompt_cache_options`, `safety_identifier`, `store`, `metadata`, `user`) is checked and goes to an OpenAI upstream
+ * (`store` to Gemini Interactions too); `service_tier` is checked and sent nowhere (../openai-keys.ts). The others
+ * OpenAI documents are accepted when they hold their neutral value (`n: 1`, `logprobs: false`, ...); anything else is
+ * a 400 that names it, as OpenAI answers an unknown parameter. `null` is absent. An assistant message's
+ * `reasoning_content` (DeepSeek, Kimi, GLM, Qwen), `reasoning` or `reasoning_details` (MiniMax, OpenRouter) goes back
+ * to a Chat Completions provider in the same field. `web_search_options` (OpenAI's search models, checked:
+ * ../web-search.ts; sent only when `OPENAI_SERVER_TOOLS` lists `web_search`) and a JSON `response_format`
+ * (../output-format.ts) go to an OpenAI Chat upstream, with another provider a 400; `prediction` to OpenAI alone.
  *
  * @module
  */
@@ -64,6 +62,7 @@ import { withChatResponseFormat, withChatVerbosity } from "../output-format.ts";
 import { chatCallAt, chatToolField, chatTools, type ChatTools } from "./tools.ts";
 import { withNativeCustomTools } from "../custom-calls.ts";
 import { openAIKeysOf } from "../openai-keys.ts";
+import { withPrediction } from "./prediction.ts";
 
 /** A validated `POST /v1/chat/completions` request. */
 export interface ChatCompletionRequest extends Pick<ChatTools, "allowed" | "customTools"> {
@@ -94,6 +93,7 @@ const USED = new Set<string>([
   "response_format",
   "verbosity",
   "parallel_tool_calls",
+  "prediction",
 ]);
 /** OpenAI's own bookkeeping (its prompt cache too): checked, and sent to an OpenAI upstream (../openai-keys.ts). */
 const IGNORED = new Set([
@@ -186,6 +186,7 @@ export function parseChatCompletionRequest(
   withModeration(fields, provider, request, "openai");
   withChatResponseFormat(fields, provider, request);
   withChatVerbosity(fields, provider, request);
+  withPrediction(fields, request); // to OpenAI Chat at api.openai.com (./prediction.ts)
   const chosen = { request, model: own(fields, "model") as string, stream, includeUsage, customTools };
   return { ...chosen, ...(allowed && { allowed }) };
 }
@@ -232,13 +233,12 @@ function toWire(value: unknown, path: string, provider: string): WireMessage {
 }
 
 /**
- * A thinking model's reasoning, as a client of DeepSeek, Kimi, GLM, MiniMax or OpenRouter sends
- * its assistant message back (`reasoning_content`, `reasoning`, `reasoning_details`), and OpenAI's
- * `refusal`: each field becomes a reasoning part of that field, which goes back to a Chat
- * Completions provider in the same field, and the reasoning's text is the turn's reasoning (which
- * Ollama takes back). The refusal (the message's field, then its content's `refusal` parts) is left
- * out for an upstream that has none (`TAKES_REFUSAL`): it is not the model's words to send back as
- * its text (Anthropic's is its classifier's explanation, and its guidance is not to continue it).
+ * A thinking model's reasoning, as a client of DeepSeek, Kimi, GLM, MiniMax or OpenRouter sends its assistant message
+ * back (`reasoning_content`, `reasoning`, `reasoning_details`), and OpenAI's `refusal`: each field becomes a reasoning
+ * part of that field, which goes back to a Chat Completions provider in the same field, and the reasoning's text is
+ * the turn's reasoning (which Ollama takes back). The refusal (the message's field, then its content's `refusal`
+ * parts) is left out for an upstream that has none (`TAKES_REFUSAL`): it is not the model's words to send back as its
+ * text (Anthropic's is its classifier's explanation, and its guidance is not to continue it).
  */
 function reasoningOf(
   message: Record<string, unknown>,
@@ -270,8 +270,8 @@ function reasoningOf(
 }
 
 /**
- * A message's text: a string, or its `text` and `refusal` parts (a refusal part goes to `refusals`
- * instead when it is given: an assistant message's); other parts (images, audio, files) are refused.
+ * A message's text: a string, or its `text` and `refusal` parts (a refusal part goes to `refusals` instead when it is
+ * given: an assistant message's); other parts (images, audio, files) are refused.
  */
 function textOf(value: unknown, path: string, refusals?: string[]): string {
   if (typeof value === "string") return value;
