@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import { uiRoute } from "../../worker/protocols/ui-message/route.ts";
 import { callIdOf } from "../../worker/protocols/thought-signatures.ts";
 import { demoTools } from "../../worker/demo-tools/index.ts";
-import { post, referenceCalls, replays, streamCalls, workerFetch } from "./client-support.ts";
+import { post, referenceCalls, replays, streamCalls, uiAnswer, uiText, workerFetch } from "./client-support.ts";
 import {
   chatChunk,
   eventually,
@@ -206,23 +206,8 @@ describe("POST /v1/ui: earlier turns' tool parts become the provider's calls and
       chunks: openAIChunks([chatChunk({ content: "Sunny." }), chatChunk({}, "stop")]),
     });
     const env = testEnv({ ...liveOpenAI, CLIENT_TOKEN: "t" });
-    const transport = new ai6.DefaultChatTransport({
-      api: "http://localhost:8787/v1/ui",
-      fetch: workerFetch({ env, upstream }),
-      headers: { authorization: "Bearer t" },
-      body: { model: "openai/gpt-4o-mini" },
-    });
-    const chunks = await transport.sendMessages({
-      chatId: "c",
-      messages: history,
-      abortSignal: undefined,
-      trigger: "submit-message",
-      messageId: undefined,
-    });
-    let text = "";
-    for await (const message of ai6.readUIMessageStream({ stream: chunks }))
-      text = message.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
-    expect(text).toBe("Sunny.");
+    const answer = await uiAnswer(ai6, workerFetch({ env, upstream }), { model: "openai/gpt-4o-mini" }, history);
+    expect(uiText(answer)).toBe("Sunny.");
     expect(upstream.requests[0]!.body["messages"]).toEqual([
       { role: "user", content: "Weather in Paris and Rome?" },
       {

@@ -2,6 +2,7 @@
 // talk to the Worker's fetch handler through their `fetch` option (no network, no sockets), and
 // what `POST /v1/stream` gives for the same request is the reference.
 import Anthropic from "@anthropic-ai/sdk";
+import type * as ai from "ai";
 import OpenAI from "openai";
 import OpenAI7 from "openai-v7";
 import { expect } from "vitest";
@@ -226,3 +227,35 @@ export async function chatCitedSpans(
     streamedSame: JSON.stringify(streamed.choices[0]!.message.annotations) === JSON.stringify(message.annotations),
   };
 }
+
+/**
+ * The assistant message the AI SDK (`sdk`: ai 6's API, which ai 7 keeps) reads when its
+ * `DefaultChatTransport` sends `messages` to POST /v1/ui through `fetch`, with `body` and a client token.
+ */
+export async function uiAnswer(
+  sdk: Pick<typeof ai, "DefaultChatTransport" | "readUIMessageStream">,
+  fetch: typeof globalThis.fetch,
+  body: Record<string, unknown>,
+  messages: ai.UIMessage[],
+): Promise<ai.UIMessage | undefined> {
+  const transport = new sdk.DefaultChatTransport({
+    api: "http://localhost:8787/v1/ui",
+    fetch,
+    headers: { authorization: "Bearer t" },
+    body,
+  });
+  const chunks = await transport.sendMessages({
+    chatId: "c",
+    messages,
+    abortSignal: undefined,
+    trigger: "submit-message",
+    messageId: undefined,
+  });
+  let last: ai.UIMessage | undefined;
+  for await (const message of sdk.readUIMessageStream({ stream: chunks })) last = message;
+  return last;
+}
+
+/** The text parts of a UI message, joined. */
+export const uiText = (message: ai.UIMessage | undefined): string =>
+  (message?.parts ?? []).flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");

@@ -7,7 +7,7 @@ import { HttpAgent, type Message } from "@ag-ui/client";
 import * as ai from "ai";
 import OpenAI, { BadRequestError } from "openai";
 import { describe, expect, it } from "vitest";
-import { workerFetch } from "./client-support.ts";
+import { uiAnswer, workerFetch } from "./client-support.ts";
 import { CITY, COHERE_REFUSED, GEMINI_REFUSED, type RefusedName, sentNames, shortOf } from "./tool-name-support.ts";
 
 /** What the provider got: every name it was sent, and whether the client's name leaked. */
@@ -61,24 +61,13 @@ describe.each([COHERE_REFUSED, GEMINI_REFUSED])("a name $provider refuses: $name
 
   it("POST /v1/ui (the AI SDK's DefaultChatTransport): the tool part is `tool-<name>` on both turns", async () => {
     const upstream = refused.upstream();
-    const send = async (messages: ai.UIMessage[], extra: Record<string, unknown> = {}) => {
-      const transport = new ai.DefaultChatTransport({
-        api: "http://localhost:8787/v1/ui",
-        fetch: workerFetch({ env, upstream }),
-        headers: { authorization: "Bearer t" },
-        body: { model, tools: [{ name, parameters: CITY }], ...extra },
-      });
-      const chunks = await transport.sendMessages({
-        chatId: "c",
+    const send = async (messages: ai.UIMessage[], extra: Record<string, unknown> = {}) =>
+      (await uiAnswer(
+        ai,
+        workerFetch({ env, upstream }),
+        { model, tools: [{ name, parameters: CITY }], ...extra },
         messages,
-        abortSignal: undefined,
-        trigger: "submit-message",
-        messageId: undefined,
-      });
-      let last: ai.UIMessage | undefined;
-      for await (const message of ai.readUIMessageStream({ stream: chunks })) last = message;
-      return last!;
-    };
+      ))!;
     const user: ai.UIMessage = { id: "u1", role: "user", parts: [{ type: "text", text: "Weather?" }] };
     const answer = await send([user]);
     const part = answer.parts.find((entry) => entry.type.startsWith("tool-")) as { type: string; toolCallId: string };

@@ -26,7 +26,9 @@
  * assistant message (`step-start` separates them) its text and the calls that have an outcome
  * (`output-available`, `output-error`, `output-denied`), each followed by its result, and the
  * reasoning state the Worker put on its reasoning parts (`providerMetadata.toolCallStream`) and their
- * text (the step's reasoning text: Ollama's `thinking`; Cohere's `tool_plan`, less the sealed thinking). Calls still waiting for an output, calls the
+ * text (the step's reasoning text: Ollama's `thinking`; Cohere's `tool_plan`, less the sealed thinking). A
+ * `steering-message` part (ai 7: a user message the run took between steps) is a user message there, its
+ * text and files as a user message's. Calls still waiting for an output, calls the
  * provider ran itself and data parts are not sent.
  *
  * @module
@@ -160,7 +162,12 @@ function toWire(value: unknown, path: string, provider: string): WireMessage[] {
     const at = `${path}.parts[${j}]`;
     const type = stringAt(own(part, "type"), `${at}.type`);
     if (type === "step-start") flush();
-    else if (type === "text") step.text.push(stringAt(own(part, "text"), `${at}.text`));
+    else if (type === "steering-message") {
+      // A user message the run took between steps (ai 7's `SteeringMessageUIPart`): the user's turn
+      // there, as ai's `convertToModelMessages` places it, after the step before it.
+      flush();
+      out.push(...toWire({ role: "user", parts: own(part, "parts") }, at, provider));
+    } else if (type === "text") step.text.push(stringAt(own(part, "text"), `${at}.text`));
     else if (type === "reasoning") {
       // The Worker's seal of the block's state (../reasoning-state.ts), which `useChat` sends back.
       const state = uiReasoningPart(own(part, "providerMetadata"), { path: `${at}.providerMetadata`, provider });
