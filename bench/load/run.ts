@@ -38,6 +38,9 @@
 // RSS after each sixth, whose second half tells growth that goes on from what settles. Cold start:
 // from the Miniflare constructor to the first answer read whole.
 // CPU per request does not depend on other load on the machine; wall times (req/s, latency) do.
+// LOAD_ACCEPT_ENCODING=identity: the client asks for no compression, which Miniflare otherwise
+// does for a JSON answer (the not-streamed chat's) in the measured workerd, as Cloudflare's front
+// line does outside the Worker (bench/load/harness.ts, `send`).
 //   npm run bench:load
 //   LOAD_WORKLOADS=chat-stream,messages LOAD_CONCURRENCY=10 LOAD_N=300 LOAD_WARM=50 LOAD_BEFORE=../main npm run bench:load
 import { loadavg } from "node:os";

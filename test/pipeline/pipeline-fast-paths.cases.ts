@@ -8,6 +8,7 @@ import {
   type ProviderDelta,
   type SSEMessage,
 } from "../../src/index.ts";
+import { AnthropicCitingDecoder } from "../../src/anthropic.ts";
 import { jsonLiteralEnd, jsonLiteralText } from "../../src/shared/json-literal.ts";
 import { utf8Length } from "../../src/tools/utf8-length.ts";
 import { assertEquals, group } from "../support/harness.ts";
@@ -36,22 +37,29 @@ const ARGUMENTS = [
   '{"a":1}}',
 ];
 
-/** input_json_delta data as Anthropic serializes it, and near misses of that shape. */
+/** The fields of the two deltas the fast path reads. */
+const DELTA_FIELDS = ['"type":"input_json_delta","partial_json"', '"type":"text_delta","text"'];
+
+/** What may follow a delta's literal: the two braces, with Anthropic's padding and other white space, or near misses. */
+const deltaEnd = fc.constantFrom("}}", "}}", "}     }", " }}", "}} ", "}\t}\n", "} } ", "}", "}}}", "} x}", "}  ");
+
+/** input_json_delta and text_delta data as Anthropic serializes it (padded as it pads it), and near misses of that shape. */
 const anthropicDeltaData = fc.oneof(
   fc
     .record({
       index: fc.constantFrom("0", "1", "2", "3", "01", "-1", "1.0", "1e0", "9999999999", ""),
+      fields: fc.constantFrom(...DELTA_FIELDS),
       text: fc.string({ unit: "grapheme" }),
+      end: deltaEnd,
     })
     .map(
-      ({ index, text }) =>
-        `{"type":"content_block_delta","index":${index},"delta":{"type":"input_json_delta","partial_json":${JSON.stringify(text)}}}`,
+      ({ index, fields, text, end }) =>
+        `{"type":"content_block_delta","index":${index},"delta":{${fields}:${JSON.stringify(text)}${end}`,
     ),
   // Any literal: escapes of every kind, raw or unclosed.
-  anyLiteral.map(
-    (literal) =>
-      `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":${literal}}}`,
-  ),
+  fc
+    .tuple(anyLiteral, fc.constantFrom(...DELTA_FIELDS), deltaEnd)
+    .map(([literal, fields, end]) => `{"type":"content_block_delta","index":0,"delta":{${fields}:${literal}${end}`),
 
   fc.constantFrom(
     '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"a"}}',
@@ -65,13 +73,16 @@ const anthropicDeltaData = fc.oneof(
     '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":""}}',
     '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":1}}',
     '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}',
+    '{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":""}   }',
+    '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a","x":"b"}}',
+    '{"type":"content_block_delta","index":0,"delta":{"text":"a","type":"text_delta"}}',
     '{"type":"content_block_delta","index":0,"delta":{"partial_json":"a","type":"input_json_delta"}}',
     '{"index":0,"type":"content_block_delta","delta":{"type":"input_json_delta","partial_json":"a"}}',
   ),
 );
 
 group("Pipeline fast paths", (test) => {
-  test("Anthropic input_json_delta read without the payload object gives what the full parse gives", () => {
+  test("Anthropic input_json_delta and text_delta read without the payload object give what the full parse gives", () => {
     fc.assert(
       fc.property(
         fc.array(fc.tuple(anthropicDeltaData, fc.constantFrom(undefined, "content_block_delta", "ping")), {
@@ -81,15 +92,16 @@ group("Pipeline fast paths", (test) => {
           // The same data after one space is parsed the same way, but never by the fast path.
           const decodeAll = (prefix: string): ProviderDelta[] => {
             const out: ProviderDelta[] = [];
-            const decoder = new AnthropicDecoder((delta) => out.push(delta));
-            for (const index of [0, 1, 2]) {
+            const decoder = new AnthropicCitingDecoder((delta) => out.push(delta));
+            // Three calls, and at index 3 a cited text block, which keeps its text deltas for its stop.
+            for (const index of [0, 1, 2, 3]) {
+              const block =
+                index === 3
+                  ? { type: "text", text: "", citations: [{ type: "char_location", cited_text: "c" }] }
+                  : { type: "tool_use", id: `t${index}`, name: "f", input: {} };
               decoder.decode({
                 event: "content_block_start",
-                data: JSON.stringify({
-                  type: "content_block_start",
-                  index,
-                  content_block: { type: "tool_use", id: `t${index}`, name: "f", input: {} },
-                }),
+                data: JSON.stringify({ type: "content_block_start", index, content_block: block }),
               });
             }
             for (const [data, event] of messages) {
@@ -97,7 +109,7 @@ group("Pipeline fast paths", (test) => {
               if (event !== undefined) message.event = event;
               decoder.decode(message);
             }
-            for (const index of [0, 1, 2])
+            for (const index of [0, 1, 2, 3])
               decoder.decode({ data: JSON.stringify({ type: "content_block_stop", index }) });
             return out;
           };

@@ -2,7 +2,6 @@ import type { SSEMessage } from "../../framing/framing.ts";
 import type { ProviderDelta } from "../../shared/deltas.ts";
 import type { ExecutionContainer } from "../../shared/finish-details.ts";
 import { jsonText, type JsonWriter } from "../../shared/json-text.ts";
-import { jsonLiteralEnd, jsonLiteralText } from "../../shared/json-literal.ts";
 import { matchAt, NO_TEXT, textPattern } from "../../shared/kept-text.ts";
 import { arrayOf, isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { eventType, providerError, readJsonObject } from "../payload.ts";
@@ -11,13 +10,10 @@ import { decoderLimits } from "../decoder-limits.ts";
 import { anthropicContainer, anthropicFinish, anthropicUsage } from "./anthropic-finish.ts";
 import { AnthropicCitations } from "./anthropic-citations.ts";
 import { AnthropicKeptBlocks, callMetadata } from "./anthropic-kept-blocks.ts";
+import { FAST_DELTA, fastDeltaText } from "./anthropic-fast-delta.ts";
 
 /** Content blocks that are tool calls: the application runs `tool_use`, the provider the others. */
 const TOOL_BLOCKS: Record<string, boolean> = { tool_use: false, server_tool_use: true, mcp_tool_use: true };
-
-/** Anthropic's serialization of an `input_json_delta` to its literal (the index a JSON integer, exact). */
-const INPUT_JSON_DELTA =
-  /^\{"type":"content_block_delta","index":(0|[1-9]\d{0,8}),"delta":\{"type":"input_json_delta","partial_json":"/;
 
 /** What the decoder remembers of an open tool block. */
 interface ToolBlock {
@@ -88,9 +84,10 @@ export class AnthropicDecoder implements ProviderDecoder {
   #container: ExecutionContainer | undefined;
   /** The body's message id: another's `message_start` is a retry an intermediary spliced in (vercel/ai 18331). */
   #id: unknown;
-  /** The head of the last `input_json_delta` read (`textPattern`), and its block's index: at first none, so the pattern reads the first. */
+  /** The head of the last fast delta read (`textPattern`), its block's index and whether a `text_delta`'s: at first none, so the pattern reads the first. */
   #head = NO_TEXT;
   #headIndex = 0;
+  #headText = false;
 
   /**
    * Creates a decoder for one response that reports through `emit`, keeping text blocks' citations with `cited` (a
@@ -108,7 +105,7 @@ export class AnthropicDecoder implements ProviderDecoder {
     this.#write = message.jsonText ?? jsonText;
     const emit = this.#emit;
     const event = message.event;
-    if ((event === undefined || event === "content_block_delta") && this.#onInputJsonDelta(message.data, emit)) return;
+    if ((event === undefined || event === "content_block_delta") && this.#onFastDelta(message.data, emit)) return;
     const payload = readJsonObject(message, message.truncated ? this.#fail : emit);
     if (!payload) return;
     // The most frequent event first.
@@ -241,27 +238,29 @@ export class AnthropicDecoder implements ProviderDecoder {
   }
 
   /**
-   * The most frequent event of a tool call, read without building its payload object: when the data is exactly
-   * Anthropic's serialization of an `input_json_delta`,
-   * `{"type":"content_block_delta","index":N,"delta":{"type":"input_json_delta","partial_json":"..."}}`, only the
-   * string is read (the head before it, which a block's deltas share, matched by the pattern of the last one,
-   * `textPattern`) as {@link AnthropicDecoder.decode} would read it. Otherwise false, doing nothing.
+   * The most frequent events, read without building their payload object: when the data is exactly
+   * Anthropic's serialization of an `input_json_delta` or a `text_delta` (`FAST_DELTA`; padded as
+   * Anthropic pads them), only the string is read (the head before it, which a block's deltas share,
+   * matched by the pattern of the last one, `textPattern`) as {@link AnthropicDecoder.decode} would
+   * read it. Otherwise false, doing nothing.
    */
-  #onInputJsonDelta(data: string, emit: Emit): boolean {
+  #onFastDelta(data: string, emit: Emit): boolean {
     let at = matchAt(this.#head, data, 0);
     if (at < 0) {
-      const match = INPUT_JSON_DELTA.exec(data);
+      const match = FAST_DELTA.exec(data);
       if (!match) return false;
       this.#head = textPattern(match[0]);
       this.#headIndex = +match[1]!;
+      this.#headText = match[2]!.charCodeAt(0) === 0x74; // "text_delta"
       at = match[0].length;
     }
-    // One string literal, then the braces that close the delta and the event, or not this shape at all
-    // (the head, kept or matched, ends with the literal's quote: `"partial_json":1a"}}` is none).
-    const end = jsonLiteralEnd(data, --at);
-    const text = Math.abs(end) === data.length - 2 && data.endsWith("}}") && jsonLiteralText(data, at, end);
-    if (typeof text !== "string") return false;
-    if (text !== "") this.#onInput(this.#headIndex, text, emit);
+    // The head, kept or matched, ends with the literal's quote.
+    const text = fastDeltaText(data, at - 1);
+    if (text === undefined) return false;
+    if (!this.#headText) {
+      if (text !== "") this.#onInput(this.#headIndex, text, emit);
+    } else if (!this.#cited?.delta(this.#headIndex, { type: "text_delta", text }) && text !== "")
+      emit({ type: "text-delta", text }); // a cited block's text is kept for its stop too
     return true;
   }
 
