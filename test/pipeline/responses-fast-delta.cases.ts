@@ -35,8 +35,10 @@ const eventData = fc
     logprobs: fc.option(usually("[]", "[1]", "null"), { nil: undefined }),
     obfuscation: fc.option(literal, { nil: undefined }),
     trailer: usually("", " ", "}", ',"x":1', "\n"),
+    sorted: fc.boolean(),
   })
   .map((e) => {
+    if (e.sorted) return sortedData(e);
     let data = `{"type":"${e.type}"`;
     if (e.sequence !== undefined) data += `,"sequence_number":${e.sequence}`;
     const item = `"item_id":${e.itemId}`;
@@ -48,6 +50,32 @@ const eventData = fc
     if (e.obfuscation !== undefined) data += `,"obfuscation":${e.obfuscation}`;
     return `${data}}${e.trailer}`;
   });
+
+/** The same event as OpenAI writes it now: `type`, then the other keys in alphabetical order. */
+function sortedData(e: {
+  type: string;
+  sequence: string | undefined;
+  itemId: string;
+  index: string;
+  part: [string, string] | undefined;
+  delta: string;
+  logprobs: string | undefined;
+  obfuscation: string | undefined;
+  trailer: string;
+}): string {
+  const fields: [string, string | undefined][] = [
+    ["content_index", e.part?.[0] === "content_index" ? e.part[1] : undefined],
+    ["delta", e.delta],
+    ["item_id", e.itemId],
+    ["logprobs", e.logprobs],
+    ["obfuscation", e.obfuscation],
+    ["output_index", e.index],
+    ["sequence_number", e.sequence],
+    ["summary_index", e.part?.[0] === "summary_index" ? e.part[1] : undefined],
+  ];
+  const rest = fields.filter(([, value]) => value !== undefined).map(([key, value]) => `,"${key}":${value}`);
+  return `{"type":"${e.type}"${rest.join("")}}${e.trailer}`;
+}
 
 /** The item the deltas belong to, so that argument fragments reach a call. */
 const ADDED = (index: number) =>
@@ -101,6 +129,32 @@ group("OpenAI Responses fast path", (test) => {
       read(data.replace('"item_id":"fc_1","output_index":1', '"output_index":1,"item_id":"fc_1"')),
       expected,
     );
+    // OpenAI's order now (its keys sorted after `type`), as recorded in 2026: the same fields.
+    const sorted =
+      '{"type":"response.function_call_arguments.delta","delta":"{\\"a","item_id":"fc_1","obfuscation":"x","output_index":1,"sequence_number":5}';
+    const text = new ResponsesFastDelta();
+    const readSorted = (line: string) => {
+      const delta = text.read(line);
+      return delta === undefined
+        ? undefined
+        : { type: text.type, sequence: text.sequence, itemId: text.itemId, index: text.index, delta };
+    };
+    assertEquals(readSorted(sorted), expected);
+    assertEquals(readSorted(sorted.replace(":5}", ":6}")), { ...expected, sequence: 6 });
+    assertEquals(readSorted(sorted.replace('"fc_1"', '"fc_2"').replace(":1,", ":2,")), {
+      ...expected,
+      itemId: "fc_2",
+      index: 2,
+    });
+    // The old order after the sorted one, on the same reader: the item's id and index read again.
+    assertEquals(readSorted(data), expected);
+    assertEquals(
+      readSorted(
+        '{"type":"response.output_text.delta","content_index":0,"delta":"Hi","item_id":"msg_1","logprobs":[],"obfuscation":"ab","output_index":0,"sequence_number":4}',
+      ),
+      { type: "response.output_text.delta", sequence: 4, itemId: "msg_1", index: 0, delta: "Hi" },
+    );
+    assertEquals(readSorted(`${sorted.slice(0, -1)},"x":1}`), undefined);
     // Open Responses' raw reasoning, named as the spec names it (not OpenAI's reasoning_text).
     const raw = new ResponsesFastDelta();
     assertEquals(raw.read(data.replace("function_call_arguments", "reasoning")), '{"a');
