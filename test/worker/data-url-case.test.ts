@@ -38,7 +38,7 @@ describe("a data: URL in any letter case", () => {
     ]);
   });
 
-  it("spaces before base64 and around the header, as the fetch spec's data: URL processor reads them", async () => {
+  it("spaces before base64 and around the header", async () => {
     const { upstream } = await sendToAnthropic([
       { type: "image_url", image_url: { url: `data: image/png ;  BASE64 ,${PNG}` } },
     ]);

@@ -256,7 +256,7 @@ export function fileFromUrl(
 ): Pick<WireFilePart, "media_type" | "data" | "url"> {
   if (!isDataUrl(url)) return { media_type: fallback, url };
   const comma = url.indexOf(",");
-  // Read as the fetch spec's data: URL processor reads it: the header trimmed, `;` then spaces then
+  // Much as the fetch spec's data: URL processor reads it: the header trimmed, `;` then spaces then
   // `base64` in any case. Linear: each space is looked at from one `;` only.
   const header = comma < 0 ? "" : trimAsciiWhitespace(url.slice(5, comma));
   const base64 = BASE64_MARK.exec(header);
