@@ -2,7 +2,8 @@
 // steps on a loaded machine (there one step of a few hundred requests moves by 15 to 50 % from the
 // next): the pass-through, this tree's Worker and LOAD_BEFORE's, each served by Miniflare in a
 // workerd of its own (bench/load/harness.ts), then ROUNDS rounds of ROUNDS_N requests at
-// concurrency ROUNDS_C on each in turn, the order reversed every round, workerd CPU per request
+// concurrency ROUNDS_C on each in turn, the order reversed every round, each opened by LOAD_LEAD
+// (default 2) requests of its own target not measured, workerd CPU per request
 // from its threads' schedstat. Prints the mean and the median over the rounds, and after / pass,
 // before / pass and after / before. Every answer is checked as in the bench.
 //   LOAD_BEFORE=<another copy of the repository> ROUNDS_WORKLOADS=responses,messages node bench/load/rounds.ts
@@ -30,6 +31,8 @@ const CONCURRENCY = Number(process.env["ROUNDS_C"] ?? 10);
 const BEFORE = process.env["LOAD_BEFORE"];
 /** The targets, the first the one the others are divided by (bench/load/harness.ts, serveTarget). */
 const TARGETS = (process.env["ROUNDS_TARGETS"] ?? "pass-through,worker,before").split(",");
+/** Requests of a target, one at a time and not measured, right before each of its rounds (LOAD_LEAD, as bench:load). */
+const LEAD = Number(process.env["LOAD_LEAD"] ?? 2);
 
 const f3 = (x: number): string => x.toFixed(3);
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -65,6 +68,10 @@ async function main(): Promise<void> {
       for (let round = 0; round < ROUNDS; round++) {
         for (const i of round % 2 === 0 ? forward : [...forward].reverse()) {
           const { served, kind } = targets[i]!;
+          // Requests of its own first, not measured, as bench:load's blocks (bench/load/step.ts): with
+          // the order reversed each round, "before" followed a Worker (or itself) in every round and
+          // "after" the pass-through in half of them.
+          if (LEAD > 0) await load(served, workload, kind, providers.origin, 1, LEAD);
           const before = cpuMs(served.pids);
           const { samples, wallMs } = await load(served, workload, kind, providers.origin, CONCURRENCY, PER_ROUND);
           wall[i]! += wallMs;
