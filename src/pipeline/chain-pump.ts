@@ -15,6 +15,9 @@ const NO_SDK_CHUNKS: StreamErrorInfo = {
   message: "An SDK's chunks need `sdkChunks` (from tool-call-stream/core).",
 };
 
+/** Why the body is cancelled once the provider's own end of the response was read. */
+const ENDED = "The response ended.";
+
 /**
  * A {@link ToolCallChain} fed from a body, one step at a time: what both pull adapters
  * (`streamToolCalls`, `streamToolCallBatches`) share. It opens the input (an HTTP error status
@@ -120,6 +123,13 @@ export class ChainPump {
   work(one: boolean): PromiseLike<void> | boolean {
     const chain = this.#chain;
     if (chain.held) return chain.released();
+    if (chain.closed) {
+      // The provider ended its response (`[DONE]`, `message_stop`, its in-stream error): a body it
+      // keeps open after that is cancelled, not waited on.
+      void this.#reader?.cancel(ENDED).catch(() => {});
+      this.#finish();
+      return true;
+    }
     if (chain.queued === 0) return false;
     chain.decode(one ? 1 : undefined);
     return true;

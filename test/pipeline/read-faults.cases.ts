@@ -33,11 +33,14 @@ const callKey = (event: { index: number; choice?: number | undefined }): string 
 /**
  * The failed run gives the cut run's events, then `error` and `abort` (`stream-failed`) instead of
  * its end: a call the cut run's `finish` completed (the provider's finish came, its `[DONE]` did
- * not) is listed as discarded instead. A run whose provider ended before the fault is the same.
+ * not) is listed as discarded instead. A run whose provider ended before the fault (its end, or
+ * its in-stream error) is the same.
  */
 function assertCutThenError(cut: ToolCallEvent[], failed: ToolCallEvent[], where: string): void {
   const last = failed.at(-1);
-  if (last?.type === "finish") return assertEquals(failed, cut, `${where}: the provider ended before the fault`);
+  // The provider's end (its finish, or its in-stream error, which ends the response) came before the fault.
+  if (last?.type === "finish" || (last?.type === "abort" && last.reason === "provider-error"))
+    return assertEquals(failed, cut, `${where}: the provider ended before the fault`);
   assert(
     last?.type === "abort" && last.reason === "stream-failed",
     `${where}: ends with an abort of reason stream-failed`,

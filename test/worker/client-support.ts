@@ -70,6 +70,19 @@ export const OPENAI_ANTHROPIC_ENV: Env = testEnv({
   CLIENT_TOKEN: "t",
 });
 
+/** An env with every provider live on its default (fake) host, and client token `t`. */
+export const EVERY_PROVIDER_ENV: Env = testEnv({
+  CLIENT_TOKEN: "t",
+  OPENAI_API_KEY: "k",
+  ANTHROPIC_API_KEY: "k",
+  GEMINI_API_KEY: "k",
+  COHERE_API_KEY: "k",
+  AWS_ACCESS_KEY_ID: "AKIDEXAMPLE",
+  AWS_SECRET_ACCESS_KEY: "secret",
+  AWS_REGION: "us-east-1",
+  OLLAMA_BASE_URL: "http://ollama.test:11434/",
+});
+
 /** openai-node as a client of the Worker (token `t`, no retries), its upstream `upstream`. */
 export function openAIClient(upstream: FakeUpstream, env: Env = OPENAI_ANTHROPIC_ENV): OpenAI {
   return new OpenAI(clientOptions(upstream, env));

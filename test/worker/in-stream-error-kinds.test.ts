@@ -12,22 +12,12 @@ import { DefaultChatTransport, readUIMessageStream } from "ai";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import type { ProviderErrorKind } from "../../src/index.ts";
-import { workerFetch } from "./client-support.ts";
+import { EVERY_PROVIDER_ENV, workerFetch } from "./client-support.ts";
 import { errorCases, SECRET, type ErrorCase } from "./in-stream-error-cases.ts";
 import { limitCases } from "./in-stream-limit-cases.ts";
-import { FakeUpstream, testEnv } from "./support.ts";
+import { FakeUpstream } from "./support.ts";
 
-const env = testEnv({
-  CLIENT_TOKEN: "t",
-  OPENAI_API_KEY: "k",
-  ANTHROPIC_API_KEY: "k",
-  GEMINI_API_KEY: "k",
-  COHERE_API_KEY: "k",
-  AWS_ACCESS_KEY_ID: "AKIDEXAMPLE",
-  AWS_SECRET_ACCESS_KEY: "secret",
-  AWS_REGION: "us-east-1",
-  OLLAMA_BASE_URL: "http://ollama.test:11434/",
-});
+const env = EVERY_PROVIDER_ENV;
 const fetchOf = (c: ErrorCase) =>
   workerFetch({
     env,

@@ -108,9 +108,8 @@ export class AnthropicDecoder implements ProviderDecoder {
     if ((event === undefined || event === "content_block_delta") && this.#onFastDelta(message.data, emit)) return;
     const payload = readJsonObject(message, message.truncated ? this.#fail : emit);
     if (!payload) return;
-    // The most frequent event first.
     switch (eventType(message.event ?? payload["type"], payload)) {
-      case "content_block_delta":
+      case "content_block_delta": // the most frequent event first
         return this.#onBlockDelta(payload, emit);
       case "message_start":
         return this.#onMessageStart(payload, emit);
@@ -122,8 +121,9 @@ export class AnthropicDecoder implements ProviderDecoder {
         return this.#onMessageDelta(payload, emit);
       case "message_stop":
         return this.#onMessageStop(emit);
-      case "error":
-        return this.#fail(providerError(payload));
+      case "error": // Anthropic's `error` event ends the stream: nothing after it is read
+        this.#fail(providerError(payload));
+        return this.#emit({ type: "done" });
     }
     // `ping` and event types added later are ignored, as Anthropic's versioning policy asks.
   }

@@ -107,8 +107,10 @@ export class BedrockConverseDecoder {
       payload = (payload as Payload)[event];
     }
     // An exception member (`throttlingException`, ...), an SDK's or a gateway's: the binary stream's exception message.
-    if (event?.endsWith("Exception"))
-      return this.#emit(providerError({ [event]: payload }, `The provider reported ${event} inside the stream.`));
+    if (event?.endsWith("Exception")) {
+      this.#emit(providerError({ [event]: payload }, `The provider reported ${event} inside the stream.`));
+      return this.#emit({ type: "done" }); // an exception is the stream's last message
+    }
     if (!isRecord(payload)) return;
     switch (event) {
       case "contentBlockDelta":

@@ -156,6 +156,7 @@ export class BedrockDecoder implements ProviderDecoder {
     // A fault withdraws nothing: the call InvokeModel's decoder holds goes out complete first.
     this.end();
     this.#emit(providerError({ [name]: detail }, `The provider reported ${name} inside the stream.`));
+    this.#emit({ type: "done" }); // an exception message is the stream's last
   }
 }
 

@@ -130,8 +130,9 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
       case "interaction.completed":
       case "interaction.complete":
         return this.#onCompleted(isRecord(payload["interaction"]) ? payload["interaction"] : {});
-      case "error":
-        return this.#emit(providerError(payload));
+      case "error": // the interaction's last event: nothing after it is read
+        this.#emit(providerError(payload));
+        return this.#emit({ type: "done" });
     }
   }
 

@@ -131,8 +131,11 @@ export class GeminiDecoder implements ProviderDecoder {
     const emit = this.#emit;
     const payload = readJsonObject(message, emit);
     if (!payload) return;
+    // Gemini's error object is the stream's last (an SSE event or the JSON array's last element).
     if (isRecord(payload["error"])) {
       emit(providerError(payload["error"]));
+      this.end();
+      return emit({ type: "done" });
     }
     // Before the chunk's content: the first chunk's prompt count is known before any output is shown.
     const usage = readUsage(

@@ -78,7 +78,11 @@ export class OllamaDecoder implements ProviderDecoder {
     const emit = this.#emit;
     const payload = readJsonObject(message, emit);
     if (!payload) return;
-    if (payload["error"] !== undefined) emit(providerError(payload));
+    // Ollama's `{"error": ...}` line is the stream's last: nothing after it is read.
+    if (payload["error"] !== undefined) {
+      emit(providerError(payload));
+      return emit({ type: "done" });
+    }
     const chat = payload["message"];
     if (isRecord(chat)) {
       const thinking = nonEmptyString(chat["thinking"]);

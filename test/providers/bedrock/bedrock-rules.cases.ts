@@ -285,12 +285,13 @@ group("Bedrock ConverseStream rules", (test) => {
     assertEquals(last(events).type, "abort");
   });
 
-  test("an exception written as a one-key JSON object is the provider error its exception message is", () => {
+  test("an exception written as a one-key JSON object is the provider error its exception message is, and the end", () => {
     const deltas: unknown[] = [];
     const decoder = new BedrockDecoder((delta) => deltas.push(delta));
     decoder.decode({ data: '{"contentBlockDelta":{"contentBlockIndex":0,"delta":{"text":"Hi"}}}' });
     decoder.decode({ data: '{"throttlingException":{"message":"Too many requests"}}' });
-    assertEquals(deltas.at(-1), {
+    assertEquals(deltas.at(-1), { type: "done" });
+    assertEquals(deltas.at(-2), {
       type: "error",
       error: {
         code: "provider-error",

@@ -1,0 +1,205 @@
+// A provider whose body stays open after its own end of the response (`[DONE]`, `message_stop`,
+// `response.completed`, Bedrock's `metadata`, Cohere's `message-end`, Ollama's `done: true`) or
+// after its in-stream error that ends the stream (Anthropic's `event: error`, OpenAI Responses'
+// `response.failed`, a Bedrock exception message, Gemini's error object, Cohere's `message-end` of
+// ERROR, Ollama's `{"error": ...}` line) is not waited on: the answer ends there, in the protocol's
+// success or error, and the provider's body is cancelled, with no clock of the provider's run out
+// (only the batch window's timers fire here). An OpenAI-compatible error chunk is not an end (the
+// library reads on after it, to the `[DONE]` its servers send).
+// Before, /v1/stream, /v1/ui, /v1/run and AG-UI's success waited for the idle timeout (120 s)
+// with the finish already sent, and a run's next step waited behind it.
+import { describe, expect, it } from "vitest";
+import { converse, exceptionMessage } from "../support/event-stream.ts";
+import { EVERY_PROVIDER_ENV, post } from "./client-support.ts";
+import { FakeUpstream, ManualTimers, settled, worker } from "./support.ts";
+
+const env = EVERY_PROVIDER_ENV;
+const sse = (event: string | undefined, data: unknown) =>
+  `${event === undefined ? "" : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`;
+const line = (value: unknown) => `${JSON.stringify(value)}\n`;
+const SSE = "text/event-stream";
+
+/** One provider's text, then its end of the response or its in-stream error; its body then stays open. */
+interface Case {
+  provider: string;
+  model: string;
+  contentType: string;
+  text: string | Uint8Array;
+  end?: string | Uint8Array;
+  error?: string | Uint8Array;
+}
+const cases: Case[] = [
+  {
+    provider: "OpenAI Chat",
+    model: "openai/gpt-x",
+    contentType: SSE,
+    text: sse(undefined, { choices: [{ index: 0, delta: { content: "Hello." }, finish_reason: null }] }),
+    end: `${sse(undefined, { choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}data: [DONE]\n\n`,
+  },
+  {
+    provider: "OpenAI Responses",
+    model: "openai-responses/gpt-x",
+    contentType: SSE,
+    text: sse("response.output_text.delta", {
+      type: "response.output_text.delta",
+      output_index: 0,
+      item_id: "msg_1",
+      content_index: 0,
+      delta: "Hello.",
+    }),
+    end: sse("response.completed", {
+      type: "response.completed",
+      response: { id: "resp_1", object: "response", status: "completed", output: [] },
+    }),
+    error: sse("response.failed", {
+      type: "response.failed",
+      response: { id: "resp_1", status: "failed", output: [], error: { code: "server_error", message: "Failed" } },
+    }),
+  },
+  {
+    provider: "Anthropic",
+    model: "anthropic/claude-x",
+    contentType: SSE,
+    text:
+      sse("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }) +
+      sse("content_block_delta", {
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "text_delta", text: "Hello." },
+      }),
+    end:
+      sse("message_delta", { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 2 } }) +
+      sse("message_stop", { type: "message_stop" }),
+    error: sse("error", { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }),
+  },
+  {
+    provider: "Gemini",
+    model: "gemini/gemini-x",
+    contentType: SSE,
+    text: sse(undefined, { candidates: [{ content: { role: "model", parts: [{ text: "Hello." }] }, index: 0 }] }),
+    // Gemini's stream has no end event of its own: only its error is followed here.
+    error: sse(undefined, { error: { code: 503, message: "The model is overloaded.", status: "UNAVAILABLE" } }),
+  },
+  {
+    provider: "Bedrock",
+    model: "bedrock/amazon.nova-micro-v1:0",
+    contentType: "application/vnd.amazon.eventstream",
+    text: converse([
+      ["messageStart", { role: "assistant" }],
+      ["contentBlockDelta", { contentBlockIndex: 0, delta: { text: "Hello." } }],
+    ]),
+    end: converse([
+      ["contentBlockStop", { contentBlockIndex: 0 }],
+      ["messageStop", { stopReason: "end_turn" }],
+      ["metadata", { usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 }, metrics: { latencyMs: 1 } }],
+    ]),
+    error: exceptionMessage("throttlingException", { message: "Too many requests, please wait." }),
+  },
+  {
+    provider: "Cohere",
+    model: "cohere/command-x",
+    contentType: SSE,
+    text: sse("content-delta", {
+      type: "content-delta",
+      index: 0,
+      delta: { message: { content: { text: "Hello." } } },
+    }),
+    end: sse("message-end", { type: "message-end", delta: { finish_reason: "COMPLETE" } }),
+    error: sse("message-end", { type: "message-end", delta: { finish_reason: "ERROR", error: "internal error" } }),
+  },
+  {
+    provider: "Ollama",
+    model: "ollama/llama-x",
+    contentType: "application/x-ndjson",
+    text: line({ model: "l", message: { role: "assistant", content: "Hello." }, done: false }),
+    end: line({ model: "l", message: { role: "assistant", content: "" }, done: true, done_reason: "stop" }),
+    error: line({ error: "server busy, please try again." }),
+  },
+];
+
+const user = [{ role: "user", content: "hi" }];
+/** Each route's body, and how its answer ends in success and in error. */
+const routes = [
+  {
+    path: "/v1/stream",
+    body: (model: string) => ({ provider: model.split("/")[0], model: model.split("/")[1], messages: user }),
+    success: /event: finish\n/,
+    failure: /"type":"abort","reason":"provider-error"|"type":"finish","reason":"error"/,
+  },
+  {
+    path: "/v1/run",
+    body: (model: string) => ({ provider: model.split("/")[0], model: model.split("/")[1], messages: user, tools: [] }),
+    success: /"type":"loop-finish","steps":1,"reason":"no-tool-calls"/,
+    failure: /"type":"loop-finish","steps":1,"reason":"(aborted|call-failed)"/,
+  },
+  {
+    path: "/v1/ui",
+    body: (model: string) => ({
+      id: "c",
+      trigger: "submit-message",
+      model,
+      messages: [{ id: "u", role: "user", parts: [{ type: "text", text: "hi" }] }],
+    }),
+    success: /"type":"finish"/,
+    failure: /"type":"error"/,
+  },
+  {
+    path: "/v1/ag-ui",
+    body: (model: string) => ({
+      threadId: "t",
+      runId: "r",
+      state: {},
+      context: [],
+      tools: [],
+      messages: [{ id: "u", role: "user", content: "hi" }],
+      forwardedProps: { model },
+    }),
+    success: /"type":"RUN_FINISHED"/,
+    failure: /"type":"RUN_ERROR"/,
+  },
+];
+
+/** The answer's whole text, the provider's body stalled after `chunks`; only the batch window's timers fire. */
+async function answer(path: string, body: unknown, c: Case, last: string | Uint8Array) {
+  const upstream = new FakeUpstream({
+    kind: "sse",
+    chunks: [c.text, last],
+    headers: { "content-type": c.contentType },
+    then: "stall",
+  });
+  const timers = new ManualTimers();
+  const response = await worker(upstream, timers).call(
+    post(path, body, { headers: { authorization: "Bearer t" } }),
+    env,
+  );
+  let text: string | undefined;
+  const reading = response.text().then((read) => void (text = read));
+  for (let turn = 0; turn < 200 && text === undefined; turn++) {
+    await settled();
+    timers.fireWhere((ms) => ms < 1000);
+  }
+  if (text !== undefined) await reading;
+  return { text, cancelled: upstream.cancelled !== undefined };
+}
+
+describe.each(routes)("$path over a provider whose body stays open after its end", (route) => {
+  it.each(cases.filter((c) => c.end !== undefined))("$provider: the answer ends in success", async (c) => {
+    const { text, cancelled } = await answer(route.path, route.body(c.model), c, c.end!);
+    expect(text, "the answer ended").toBeDefined();
+    expect(text).toContain("Hello.");
+    expect(text).toMatch(route.success);
+    expect(text).not.toMatch(route.failure);
+    expect(cancelled, "the provider's body cancelled").toBe(true);
+  });
+
+  it.each(cases.filter((c) => c.error !== undefined))(
+    "$provider: its in-stream error ends the answer in the protocol's error",
+    async (c) => {
+      const { text, cancelled } = await answer(route.path, route.body(c.model), c, c.error!);
+      expect(text, "the answer ended").toBeDefined();
+      expect(text).toContain("Hello.");
+      expect(text).toMatch(route.failure);
+      expect(cancelled, "the provider's body cancelled").toBe(true);
+    },
+  );
+});
