@@ -1,5 +1,6 @@
 // A generated Bedrock ConverseStream body: the event-stream messages Bedrock sends for one tool
-// call (headers `:event-type`, `:content-type`, `:message-type`; a `p` padding in every payload).
+// call (headers `:event-type`, `:content-type`, `:message-type`; a `p` padding in every payload),
+// each payload's keys in alphabetical order as Bedrock writes them (../shared/fixtures/bedrock/*.bin).
 import { crc32 } from "../src/framing/crc32.ts";
 import { argumentsOf, fragments } from "./bodies.ts";
 
@@ -13,6 +14,13 @@ function header(name: string, value: string): number[] {
   return [n.length, ...n, 7, v.length >> 8, v.length & 0xff, ...v];
 }
 
+/** `value` with every object's keys in alphabetical order: Bedrock's layout (`"contentBlockIndex","p","start"`). */
+function sorted(value: unknown): unknown {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+  const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1));
+  return Object.fromEntries(entries.map(([key, item]) => [key, sorted(item)]));
+}
+
 function message(eventType: string, payload: Record<string, unknown>): Uint8Array {
   const headers = [
     ...header(":event-type", eventType),
@@ -20,7 +28,9 @@ function message(eventType: string, payload: Record<string, unknown>): Uint8Arra
     ...header(":message-type", "event"),
   ];
   const body = encoder.encode(
-    JSON.stringify({ ...payload, p: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJ".slice(0, 5 + (padding++ % 30)) }),
+    JSON.stringify(
+      sorted({ ...payload, p: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".slice(0, 5 + (padding++ % 46)) }),
+    ),
   );
   const total = 12 + headers.length + body.length + 4;
   const out = new Uint8Array(total);
