@@ -33,26 +33,6 @@ const ask = (prediction: unknown) => ({
 });
 
 describe("/v1/chat/completions: prediction (Predicted Outputs)", () => {
-  it("with max_tokens, OpenAI gets max_tokens, which Predicted Outputs take (not max_completion_tokens)", async () => {
-    const upstream = scripted("openai", { text: "export const result = 42;" });
-    await sdk(AT_OPENAI, upstream).chat.completions.create({
-      model: "openai/gpt-4o",
-      max_tokens: 500,
-      ...ask(PREDICTION),
-    });
-    expect(sent(upstream)).toMatchObject({ max_tokens: 500, prediction: PREDICTION });
-    expect(sent(upstream)).not.toHaveProperty("max_completion_tokens");
-    // Without a prediction, OpenAI gets max_completion_tokens, as its reasoning models need.
-    const plain = scripted("openai", { text: "x" });
-    await sdk(AT_OPENAI, plain).chat.completions.create({
-      model: "openai/gpt-4o",
-      max_tokens: 500,
-      messages: ask(PREDICTION).messages,
-    });
-    expect(sent(plain)).toMatchObject({ max_completion_tokens: 500 });
-    expect(sent(plain)).not.toHaveProperty("max_tokens");
-  });
-
   it("openai-node: OpenAI Chat at api.openai.com gets it as sent, a string or text parts", async () => {
     const parts = { type: "content", content: [{ type: "text", text: FILE }] } as const;
     for (const prediction of [PREDICTION, parts]) {

@@ -34,10 +34,8 @@ export const openaiChat: UpstreamProvider<"openai"> = {
 export function buildOpenAIChatRequest(request: StreamRequest, target: ProviderTarget): ProviderHttpRequest {
   const body = requestBody("openai", request);
   const openAI = isOpenAI(target.baseUrl);
-  // OpenAI's reasoning models refuse `max_tokens`; compatible servers mostly know only it. Predicted
-  // Outputs take `max_tokens` but not `max_completion_tokens` (OpenAI's guide), and no reasoning model
-  // takes a prediction: with one, the client's `max_tokens` goes as it came.
-  if (body["max_tokens"] !== undefined && openAI && !request.openaiPrediction) {
+  // OpenAI's reasoning models refuse `max_tokens`; compatible servers mostly know only it.
+  if (body["max_tokens"] !== undefined && openAI) {
     body["max_completion_tokens"] = body["max_tokens"];
     delete body["max_tokens"];
   }
