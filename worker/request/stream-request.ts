@@ -125,11 +125,6 @@ export interface StreamRequest {
    */
   openaiModeration?: JsonObject;
   /**
-   * A Chat client's `prediction` (Predicted Outputs: worker/protocols/openai-chat/prediction.ts),
-   * for OpenAI Chat at api.openai.com; left out elsewhere. Never read from a `/v1/stream` body.
-   */
-  openaiPrediction?: JsonObject;
-  /**
    * A Responses or Chat client's `parallel_tool_calls: false`, a Messages client's
    * `disable_parallel_tool_use: true` (with a choice other than `none`), for the providers that
    * have a field for it (OpenAI's `parallel_tool_calls`, Anthropic's `disable_parallel_tool_use`);

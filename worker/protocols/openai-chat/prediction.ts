@@ -2,29 +2,30 @@
  * A Chat client's `prediction` (Predicted Outputs: openai-node's `ChatCompletionPredictionContent`,
  * `{type: "content", content: string | ChatCompletionContentPartText[]}`, which the AI SDK's OpenAI
  * chat model sends from `providerOptions.openai.prediction`): text the answer will largely repeat,
- * so that OpenAI answers faster. It asks for speed, not for other words, so it goes where it can
- * help, OpenAI Chat at api.openai.com (`StreamRequest.openaiPrediction`), and is left out for a
- * compatible server and the other providers, none of which has such a setting; the answer is the
- * same. Its shape is checked as OpenAI checks it (a 400 naming the path at fault); its size is the
- * request body's.
+ * so that OpenAI answers faster. It goes to no provider, as `service_tier` goes nowhere: OpenAI
+ * bills the prediction's tokens that the answer does not repeat at the completion rate, to the
+ * operator's key (openai-node's `rejected_prediction_tokens`: "still counted in the total completion
+ * tokens for purposes of billing, output, and context window limits"), a cost a client should not
+ * choose; and OpenAI's guide lists tools, which this Worker's clients send, among what Predicted
+ * Outputs refuse. Only a speed-up is lost: the model answers the same messages. Its shape is checked
+ * as OpenAI checks it (a 400 naming the path at fault), so a client's mistake is still said.
  *
  * @module
  */
 import { invalidField } from "../../response/json-error.ts";
 import { own } from "../../request/json-fields.ts";
-import type { JsonObject, StreamRequest } from "../../request/stream-request.ts";
 import { arrayAt, objectAt, stringAt } from "../client-request.ts";
 
 /**
- * `prediction` of `fields` (a Chat Completions body), checked, onto `request` as
- * `openaiPrediction` (nothing when absent or `null`). Throws a 400 naming the path at fault.
+ * `prediction` of `fields` (a Chat Completions body) checked and left out (nothing when absent or
+ * `null`). Throws a 400 naming the path at fault.
  *
  * @example
  * ```ts
- * withPrediction({ prediction: { type: "content", content: "const a = 1;" } }, request);
+ * checkPrediction({ prediction: { type: "content", content: "const a = 1;" } });
  * ```
  */
-export function withPrediction(fields: Record<string, unknown>, request: StreamRequest): void {
+export function checkPrediction(fields: Record<string, unknown>): void {
   const value = own(fields, "prediction") ?? undefined;
   if (value === undefined) return;
   const prediction = objectAt(value, "prediction");
@@ -41,5 +42,4 @@ export function withPrediction(fields: Record<string, unknown>, request: StreamR
         throw invalidField(`${at}.type`, `\`${at}.type\` must be \`text\`.`);
       stringAt(own(part as Record<string, unknown>, "text"), `${at}.text`);
     });
-  request.openaiPrediction = prediction as JsonObject;
 }

@@ -32,7 +32,7 @@
  * `reasoning_content` (DeepSeek, Kimi, GLM, Qwen), `reasoning` or `reasoning_details` (MiniMax, OpenRouter) goes back
  * to a Chat Completions provider in the same field. `web_search_options` (OpenAI's search models, checked:
  * ../web-search.ts; sent only when `OPENAI_SERVER_TOOLS` lists `web_search`) and a JSON `response_format`
- * (../output-format.ts) go to an OpenAI Chat upstream, with another provider a 400; `prediction` to OpenAI alone.
+ * (../output-format.ts) go to an OpenAI Chat upstream, with another provider a 400; `prediction` checked and sent nowhere (./prediction.ts).
  *
  * @module
  */
@@ -62,7 +62,7 @@ import { withChatResponseFormat, withChatVerbosity } from "../output-format.ts";
 import { chatCallAt, chatToolField, chatTools, type ChatTools } from "./tools.ts";
 import { withNativeCustomTools } from "../custom-calls.ts";
 import { openAIKeysOf } from "../openai-keys.ts";
-import { withPrediction } from "./prediction.ts";
+import { checkPrediction } from "./prediction.ts";
 
 /** A validated `POST /v1/chat/completions` request. */
 export interface ChatCompletionRequest extends Pick<ChatTools, "allowed" | "customTools"> {
@@ -186,7 +186,7 @@ export function parseChatCompletionRequest(
   withModeration(fields, provider, request, "openai");
   withChatResponseFormat(fields, provider, request);
   withChatVerbosity(fields, provider, request);
-  withPrediction(fields, request); // to OpenAI Chat at api.openai.com (./prediction.ts)
+  checkPrediction(fields); // sent nowhere (./prediction.ts)
   const chosen = { request, model: own(fields, "model") as string, stream, includeUsage, customTools };
   return { ...chosen, ...(allowed && { allowed }) };
 }

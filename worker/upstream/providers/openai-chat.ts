@@ -46,8 +46,6 @@ export function buildOpenAIChatRequest(request: StreamRequest, target: ProviderT
   if (request.openaiVerbosity) body["verbosity"] = request.openaiVerbosity;
   if (request.strictTools && openAI) strictFunctions(body, new Set(request.strictTools));
   if (openAI) Object.assign(body, openAIChatKeys(request));
-  // A speed-up alone (the answer is the same): to OpenAI, never to a server that may refuse the field.
-  if (request.openaiPrediction && openAI) body["prediction"] = request.openaiPrediction;
   // To a compatible server too: one without moderation had better refuse the field than answer unmoderated.
   if (request.openaiModeration) body["moderation"] = request.openaiModeration;
   // OpenAI refuses `parallel_tool_calls` without tools, and from its o-series models (o1, o3, o4-mini:
