@@ -91,6 +91,7 @@ describe("/v1/chat/completions: prediction (Predicted Outputs)", () => {
       ],
       [{ type: "content", content: [{ type: "text" }] }, "prediction.content[0].text"],
       [{ type: "content", content: FILE, extra: 1 }, "prediction.extra"],
+      [{ type: "content", content: [{ type: "text", text: FILE, extra: 1 }] }, "prediction.content[0].extra"],
     ];
     for (const [prediction, param] of cases) {
       const upstream = scripted("openai", { text: "x" });

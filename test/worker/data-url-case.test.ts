@@ -48,6 +48,13 @@ describe("a data: URL in any letter case", () => {
     ]);
   });
 
+  it("a tab or a line break inside the header, which the URL parser drops", async () => {
+    for (const url of [`data:image/png;\tbase64,${PNG}`, `data:image/png;\nbase64,${PNG}`]) {
+      const { upstream } = await sendToAnthropic([{ type: "image_url", image_url: { url } }]);
+      expect(upstream.requests, JSON.stringify(url)).toHaveLength(1);
+    }
+  });
+
   it("a data: URL that is not base64 is still a 400 naming the part", async () => {
     const { upstream, error } = await sendToAnthropic([
       { type: "image_url", image_url: { url: "DATA:image/png,abc" } },

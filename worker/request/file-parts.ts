@@ -237,8 +237,9 @@ function trimAsciiWhitespace(text: string): string {
   return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 
-const isAsciiWhitespace = (code: number): boolean =>
-  code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d;
+// No form feed: the URL parser percent-encodes it, so the processor never sees one to trim.
+const isAsciiWhitespace = (code: number): boolean => code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+const TABS_AND_BREAKS = /[\t\n\r]/g;
 
 /** Whether `url` is a `data:` URL, its scheme in any case (`DATA:`), as URL schemes are. */
 export function isDataUrl(url: string): boolean {
@@ -258,7 +259,8 @@ export function fileFromUrl(
   const comma = url.indexOf(",");
   // Much as the fetch spec's data: URL processor reads it: the header trimmed, `;` then spaces then
   // `base64` in any case. Linear: each space is looked at from one `;` only.
-  const header = comma < 0 ? "" : trimAsciiWhitespace(url.slice(5, comma));
+  // The URL parser drops every tab and line break before the processor reads the header.
+  const header = comma < 0 ? "" : trimAsciiWhitespace(url.slice(5, comma).replace(TABS_AND_BREAKS, ""));
   const base64 = BASE64_MARK.exec(header);
   if (base64 === null)
     throw invalidField(path, `\`${path}\` must be a base64 data URL (data:<media type>;base64,...) or an https URL.`);

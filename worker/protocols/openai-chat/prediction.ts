@@ -29,17 +29,23 @@ export function checkPrediction(fields: Record<string, unknown>): void {
   const value = own(fields, "prediction") ?? undefined;
   if (value === undefined) return;
   const prediction = objectAt(value, "prediction");
-  for (const key of Object.keys(prediction))
-    if (key !== "type" && key !== "content")
-      throw invalidField(`prediction.${/^[A-Za-z0-9_]{1,64}$/.test(key) ? key : "(unprintable)"}`, "Unknown field.");
+  onlyKeys(prediction, "prediction", "content");
   if (own(prediction, "type") !== "content")
     throw invalidField("prediction.type", "`prediction.type` must be `content`.");
   const content = own(prediction, "content");
   if (typeof content !== "string")
     arrayAt(content, "prediction.content").forEach((part, i) => {
       const at = `prediction.content[${i}]`;
-      if (own(objectAt(part, at), "type") !== "text")
-        throw invalidField(`${at}.type`, `\`${at}.type\` must be \`text\`.`);
-      stringAt(own(part as Record<string, unknown>, "text"), `${at}.text`);
+      const text = objectAt(part, at);
+      if (own(text, "type") !== "text") throw invalidField(`${at}.type`, `\`${at}.type\` must be \`text\`.`);
+      onlyKeys(text, at, "text");
+      stringAt(own(text, "text"), `${at}.text`);
     });
+}
+
+/** A 400 naming the first key of `object` (at `path`) other than `type` and `other`. */
+function onlyKeys(object: Record<string, unknown>, path: string, other: string): void {
+  for (const key of Object.keys(object))
+    if (key !== "type" && key !== other)
+      throw invalidField(`${path}.${/^[A-Za-z0-9_]{1,64}$/.test(key) ? key : "(unprintable)"}`, "Unknown field.");
 }
