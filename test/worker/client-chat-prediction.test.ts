@@ -7,26 +7,20 @@
 // what Predicted Outputs refuse. The client gets its answer, only without the speed-up.
 import { createOpenAI } from "@ai-sdk/openai";
 import { generateText } from "ai";
-import OpenAI, { BadRequestError } from "openai";
+import type OpenAI from "openai";
+import { BadRequestError } from "openai";
 import { describe, expect, it } from "vitest";
 import type { Provider } from "../../src/index.ts";
 import type { Env } from "../../worker/env.ts";
-import { workerFetch } from "./client-support.ts";
+import { openAIClient, workerFetch } from "./client-support.ts";
 import { live, scripted } from "./open-responses-support.ts";
 import type { FakeUpstream } from "./support.ts";
 
 const FILE = "export const answer = 42;\n";
 const PREDICTION = { type: "content", content: FILE } as const;
-/** OpenAI Chat at OpenAI itself, which takes `prediction`. */
+/** OpenAI Chat at OpenAI itself, where the Worker sends OpenAI's own fields (not `prediction`). */
 const AT_OPENAI: Env = { ...live("openai"), OPENAI_BASE_URL: "https://api.openai.com/v1" };
 const sent = (upstream: FakeUpstream): Record<string, unknown> => upstream.requests[0]!.body;
-const sdk = (env: Env, upstream: FakeUpstream) =>
-  new OpenAI({
-    baseURL: "http://localhost:8787/v1",
-    apiKey: "t",
-    fetch: workerFetch({ env, upstream }),
-    maxRetries: 0,
-  });
 const ask = (prediction: unknown) => ({
   messages: [{ role: "user" as const, content: "Rename answer to result." }],
   prediction: prediction as OpenAI.Chat.ChatCompletionPredictionContent,
@@ -37,7 +31,7 @@ describe("/v1/chat/completions: prediction (Predicted Outputs)", () => {
     const parts = { type: "content", content: [{ type: "text", text: FILE }] } as const;
     for (const prediction of [PREDICTION, parts]) {
       const upstream = scripted("openai", { text: "export const result = 42;" });
-      const completion = await sdk(AT_OPENAI, upstream).chat.completions.create({
+      const completion = await openAIClient(upstream, AT_OPENAI).chat.completions.create({
         model: "openai/gpt-4.1",
         ...ask(prediction),
       });
@@ -72,7 +66,7 @@ describe("/v1/chat/completions: prediction (Predicted Outputs)", () => {
   for (const [name, provider, env] of others)
     it(`${name} answers without it`, async () => {
       const upstream = scripted(provider, { text: "export const result = 42;" });
-      const completion = await sdk(env, upstream).chat.completions.create({
+      const completion = await openAIClient(upstream, env).chat.completions.create({
         model: `${provider}/m`,
         ...ask(PREDICTION),
       });
@@ -95,7 +89,7 @@ describe("/v1/chat/completions: prediction (Predicted Outputs)", () => {
     ];
     for (const [prediction, param] of cases) {
       const upstream = scripted("openai", { text: "x" });
-      const error = await sdk(AT_OPENAI, upstream)
+      const error = await openAIClient(upstream, AT_OPENAI)
         .chat.completions.create({ model: "openai/gpt-4.1", ...ask(prediction) })
         .catch((caught: unknown) => caught);
       expect(error, JSON.stringify(prediction)).toBeInstanceOf(BadRequestError);
