@@ -23,6 +23,7 @@ import {
   startProviders,
   workloads,
 } from "./harness.ts";
+import { LEAD } from "./step.ts";
 
 const NAMES = (process.env["ROUNDS_WORKLOADS"] ?? "chat-stream").split(",");
 const ROUNDS = Number(process.env["ROUNDS"] ?? 10);
@@ -31,8 +32,6 @@ const CONCURRENCY = Number(process.env["ROUNDS_C"] ?? 10);
 const BEFORE = process.env["LOAD_BEFORE"];
 /** The targets, the first the one the others are divided by (bench/load/harness.ts, serveTarget). */
 const TARGETS = (process.env["ROUNDS_TARGETS"] ?? "pass-through,worker,before").split(",");
-/** Requests of a target, one at a time and not measured, right before each of its rounds (LOAD_LEAD, as bench:load). */
-const LEAD = Number(process.env["LOAD_LEAD"] ?? 2);
 
 const f3 = (x: number): string => x.toFixed(3);
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -15,7 +15,7 @@ interface Measured {
 const TRACE = process.env["LOAD_TRACE"] === "1";
 
 /** Requests of a target, one at a time and not measured, right before each of its blocks (LOAD_LEAD). */
-const LEAD = Number(process.env["LOAD_LEAD"] ?? 2);
+export const LEAD = Number(process.env["LOAD_LEAD"] ?? 2);
 
 /**
  * `n` requests of `workload` at concurrency `c` on each target, in as many blocks as targets, the
