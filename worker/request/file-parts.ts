@@ -15,6 +15,7 @@ import type { RequestContentPart, RequestFilePart } from "../../src/index.ts";
 import { HttpError, invalidField } from "../response/json-error.ts";
 import { isObject, own } from "./json-fields.ts";
 import { providerRefusal } from "./file-refusals.ts";
+import { canonicalBase64 } from "./forgiving-base64.ts";
 import { fileChecks } from "./request-settings.ts";
 import { listedStorageUrl } from "./storage-urls.ts";
 
@@ -246,8 +247,8 @@ export function isDataUrl(url: string): boolean {
 }
 
 /**
- * A `data:` URL (`data:image/png;base64,...`) as a file's media type and base64, a URL as itself
- * (its media type `fallback`), or a 400 naming `path` for a `data:` URL that is not base64.
+ * A `data:` URL (`data:image/png;base64,...`) as a file's media type and canonical base64, a URL as
+ * itself (its media type `fallback`), or a 400 naming `path` for a `data:` URL that is not base64.
  */
 export function fileFromUrl(
   url: string,
@@ -265,5 +266,12 @@ export function fileFromUrl(
     throw invalidField(path, `\`${path}\` must be a base64 data URL (data:<media type>;base64,...) or an https URL.`);
   // checkedFile lowercases the media type.
   const mediaType = trimSpaces(header.slice(0, base64.index).split(";")[0] ?? "");
-  return { media_type: mediaType === "" ? fallback : mediaType, data: url.slice(comma + 1) };
+  // Decoded as fetch decodes it (wrapped, spaced or unpadded base64), sent on as canonical base64.
+  const data = canonicalBase64(url.slice(comma + 1));
+  if (data === undefined)
+    throw invalidField(
+      path,
+      `\`${path}\` has a data: URL whose body is not base64 (letters, digits, + and /, white space, and = padding only at the end).`,
+    );
+  return { media_type: mediaType === "" ? fallback : mediaType, data };
 }
