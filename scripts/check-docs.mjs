@@ -7,6 +7,8 @@
 //      repository's GitHub `blob/main` / `tree/main` URL, which the README uses so that npm and
 //      JSR show it) names a file that exists, and its `#anchor` a heading of that file, as
 //      GitHub writes heading anchors: a renamed file or heading cannot leave a dead link.
+//   4. README.md, which npm and JSR show away from the repository, links to the repository's files
+//      by their GitHub URL only: a relative link there reaches no file on npm's or JSR's page.
 // Prints what is missing, grouped by file, and exits 1 if anything is.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -110,6 +112,10 @@ for (const file of markdownFiles) {
       const github = own.exec(target);
       if (!github && /^[a-z][a-z+.-]*:/i.test(target)) continue; // another site, mailto:, ...
       const [path, anchor] = (github ? github[1] : target).split("#");
+      if (file === "README.md" && !github && path !== "")
+        failures.push(
+          `${file}:${number}: the link ${target} is relative, which npm and JSR cannot follow: use https://github.com/tool-call-stream/tool-call-stream/blob/main/${path}`,
+        );
       const resolved = github ? join(root, path) : path === "" ? join(root, file) : join(root, dirname(file), path);
       links++;
       if (!existsSync(resolved)) failures.push(`${file}:${number}: the link ${target} names no file`);
