@@ -63,3 +63,27 @@ function fileOf(file: Record<string, unknown>, at: string, provider: string): Wi
   const url = isDataUrl(data) ? data : `data:${fallback};base64,${data}`;
   return fileOfUrl(url, `${at}.file_data`, provider, fallback, name);
 }
+
+/**
+ * A message's text: a string, or its `text` and `refusal` parts (a refusal part goes to `refusals` instead when it is
+ * given: an assistant message's); other parts (images, audio, files) are refused.
+ */
+export function textOf(value: unknown, path: string, refusals?: string[]): string {
+  if (typeof value === "string") return value;
+  return arrayAt(value, path)
+    .map((part, i) => {
+      const fields = objectAt(part, `${path}[${i}]`);
+      if (own(fields, "type") === "text") return stringAt(own(fields, "text"), `${path}[${i}].text`);
+      if (own(fields, "type") === "refusal") {
+        const refusal = stringAt(own(fields, "refusal"), `${path}[${i}].refusal`);
+        if (!refusals) return refusal;
+        refusals.push(refusal);
+        return "";
+      }
+      throw invalidField(
+        `${path}[${i}].type`,
+        "Only text parts are supported here (images and files: in a user message).",
+      );
+    })
+    .join("");
+}

@@ -33,6 +33,7 @@
  * to a Chat Completions provider in the same field. `web_search_options` (OpenAI's search models, checked:
  * ../web-search.ts; sent only when `OPENAI_SERVER_TOOLS` lists `web_search`) and a JSON `response_format`
  * (../output-format.ts) go to an OpenAI Chat upstream, with another provider a 400; `prediction` checked and sent nowhere (./prediction.ts).
+ * The deprecated `functions`, `function_call` and `role: "function"` messages are read as tools (./legacy-functions.ts).
  *
  * @module
  */
@@ -53,7 +54,7 @@ import {
 import { own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
 import { effortReasoning } from "../client-reasoning.ts";
 import { providerModel } from "../provider-model.ts";
-import { userContent } from "./content-parts.ts";
+import { textOf, userContent } from "./content-parts.ts";
 import { callIdOf, echoedCall } from "../thought-signatures.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 import { chatWebSearchOf } from "../web-search.ts";
@@ -63,6 +64,7 @@ import { chatCallAt, chatToolField, chatTools, type ChatTools } from "./tools.ts
 import { withNativeCustomTools } from "../custom-calls.ts";
 import { openAIKeysOf } from "../openai-keys.ts";
 import { checkPrediction } from "./prediction.ts";
+import { LegacyCalls, legacyField, legacyFields } from "./legacy-functions.ts";
 
 /** A validated `POST /v1/chat/completions` request. */
 export interface ChatCompletionRequest extends Pick<ChatTools, "allowed" | "customTools"> {
@@ -72,6 +74,8 @@ export interface ChatCompletionRequest extends Pick<ChatTools, "allowed" | "cust
   stream: boolean;
   /** `stream_options.include_usage`. */
   includeUsage: boolean;
+  /** The request used `functions` (deprecated): the answer is in that shape (./legacy-functions.ts). */
+  legacy: boolean;
 }
 
 /** Chat's sampling fields, named as in `/v1/stream`. */
@@ -123,9 +127,9 @@ export function parseChatCompletionRequest(
   serverTools: ReadonlySet<string> = new Set(),
   aliases: readonly ModelAlias[] = [],
 ): ChatCompletionRequest {
-  const fields = objectAt(body, "", "a JSON object");
-  const deep = tooDeep(fields);
+  const deep = tooDeep(objectAt(body, "", "a JSON object"));
   if (deep !== undefined) throw tooDeepError(deep);
+  const { fields, legacy } = legacyFields(body as Record<string, unknown>);
   for (const [key, value] of Object.entries(fields)) {
     if (value === null || USED.has(key) || IGNORED.has(key)) continue;
     const neutral = Object.hasOwn(NEUTRAL, key) ? NEUTRAL[key] : undefined;
@@ -145,8 +149,9 @@ export function parseChatCompletionRequest(
     options === undefined
       ? false
       : optionalBoolean(objectAt(options, "stream_options")["include_usage"], "stream_options.include_usage");
+  const calls = new LegacyCalls();
   const messages = arrayAt(own(fields, "messages") ?? undefined, "messages").map((message, i) =>
-    toWire(message, `messages[${i}]`, provider),
+    toWire(message, `messages[${i}]`, provider, calls, i),
   );
   const { tools, toolChoice, allowed, customTools, kinds } = chatTools(fields);
   const { request } = clientRequest(
@@ -168,7 +173,7 @@ export function parseChatCompletionRequest(
       if (field === "provider") return "model";
       if (field === "max_tokens")
         return own(fields, "max_completion_tokens") != null ? "max_completion_tokens" : "max_tokens";
-      return chatToolField(field, kinds);
+      return legacy ? legacyField(chatToolField(field, kinds)) : chatToolField(field, kinds);
     },
     CHAT_BOUNDS,
   );
@@ -176,9 +181,10 @@ export function parseChatCompletionRequest(
   if (allowed) request.tools = request.tools.filter((tool) => allowed.has(tool.name));
   withNativeCustomTools(request, customTools); // to an OpenAI Responses upstream (../custom-calls.ts)
   // One call at a time: told to OpenAI, held to by the route (../../services/call-rules.ts); none calls none.
+  // `functions` (deprecated) call one at a time, as OpenAI's legacy mode does.
   const parallel = own(fields, "parallel_tool_calls") ?? undefined;
-  if (parallel !== undefined && !optionalBoolean(parallel, "parallel_tool_calls") && toolChoice !== "none")
-    request.parallelToolCalls = false;
+  const single = legacy || (parallel !== undefined && !optionalBoolean(parallel, "parallel_tool_calls"));
+  if (single && toolChoice !== "none") request.parallelToolCalls = false;
   const search = chatWebSearchOf(own(fields, "web_search_options") ?? undefined, provider, serverTools);
   if (search) request.openaiWebSearch = search;
   // OpenAI's bookkeeping, checked; sent to an OpenAI upstream, which takes it, `store` to Gemini Interactions too (../openai-keys.ts).
@@ -187,11 +193,11 @@ export function parseChatCompletionRequest(
   withChatResponseFormat(fields, provider, request);
   withChatVerbosity(fields, provider, request);
   checkPrediction(fields); // sent nowhere (./prediction.ts)
-  const chosen = { request, model: own(fields, "model") as string, stream, includeUsage, customTools };
+  const chosen = { request, model: own(fields, "model") as string, stream, includeUsage, customTools, legacy };
   return { ...chosen, ...(allowed && { allowed }) };
 }
 
-function toWire(value: unknown, path: string, provider: string): WireMessage {
+function toWire(value: unknown, path: string, provider: string, legacy: LegacyCalls, index: number): WireMessage {
   const message = objectAt(value, path);
   const role = own(message, "role");
   if (role === "system" || role === "developer")
@@ -199,6 +205,7 @@ function toWire(value: unknown, path: string, provider: string): WireMessage {
   // A user message's images, audio and files (./content-parts.ts); the other roles hold text.
   if (role === "user")
     return { role: "user", content: userContent(own(message, "content"), `${path}.content`, provider) };
+  if (role === "function") return legacy.resultOf(message, path);
   if (role === "tool")
     return {
       role: "tool",
@@ -221,15 +228,18 @@ function toWire(value: unknown, path: string, provider: string): WireMessage {
       role: "assistant",
       content,
       ...reasoning,
-      tool_calls: calls.map((call, j) => {
-        const at = `${path}.tool_calls[${j}]`;
-        // A Gemini call's id carries its signature: the provider gets its own id, the signature on the call.
-        const sent = chatCallAt(call, at, provider);
-        return { ...sent, ...echoedCall(sent.id, provider, `${at}.id`) };
-      }),
+      tool_calls: [
+        ...calls.map((call, j) => {
+          const at = `${path}.tool_calls[${j}]`;
+          // A Gemini call's id carries its signature: the provider gets its own id, the signature on the call.
+          const sent = chatCallAt(call, at, provider);
+          return { ...sent, ...echoedCall(sent.id, provider, `${at}.id`) };
+        }),
+        ...legacy.callOf(message, path, index, calls.length > 0),
+      ],
     };
   }
-  throw invalidField(`${path}.role`, "`role` must be system, developer, user, assistant or tool.");
+  throw invalidField(`${path}.role`, "`role` must be system, developer, user, assistant, tool or function.");
 }
 
 /**
@@ -267,30 +277,6 @@ function reasoningOf(
     ...(parts.length > 0 ? { reasoning_parts: parts } : {}),
     ...(typeof text === "string" ? { reasoning: text } : {}),
   };
-}
-
-/**
- * A message's text: a string, or its `text` and `refusal` parts (a refusal part goes to `refusals` instead when it is
- * given: an assistant message's); other parts (images, audio, files) are refused.
- */
-function textOf(value: unknown, path: string, refusals?: string[]): string {
-  if (typeof value === "string") return value;
-  return arrayAt(value, path)
-    .map((part, i) => {
-      const fields = objectAt(part, `${path}[${i}]`);
-      if (own(fields, "type") === "text") return stringAt(own(fields, "text"), `${path}[${i}].text`);
-      if (own(fields, "type") === "refusal") {
-        const refusal = stringAt(own(fields, "refusal"), `${path}[${i}].refusal`);
-        if (!refusals) return refusal;
-        refusals.push(refusal);
-        return "";
-      }
-      throw invalidField(
-        `${path}[${i}].type`,
-        "Only text parts are supported here (images and files: in a user message).",
-      );
-    })
-    .join("");
 }
 
 function optionalBoolean(value: unknown, path: string): boolean {

@@ -17,6 +17,7 @@ import { agentBatches } from "../thought-signatures.ts";
 import { allowedCalls, requestRules } from "../../services/call-rules.ts";
 import { customCalls } from "../custom-calls.ts";
 import { withDeployment } from "./azure-deployment.ts";
+import { legacyCompletion, LegacyFunctionEncoder } from "./legacy-functions.ts";
 
 const FAILED = "The answer is an error; the rest of the response is not needed.";
 
@@ -34,7 +35,8 @@ const FAILED = "The answer is an error; the rest of the response is not needed."
  * the client echoes on the next turn, as on `/v1/messages` and `/v1/responses`. A call of a `custom`
  * tool (OpenAI Responses' own custom call, or another provider's call of a function of one
  * string: ../custom-calls.ts) is answered as a custom call,
- * `{type: "custom", custom: {name, input}}`, streamed and not.
+ * `{type: "custom", custom: {name, input}}`, streamed and not. A request with the deprecated `functions`
+ * is answered in their shape (`function_call`, one call: ./legacy-functions.ts).
  *
  * The checks, limits, replay and cancellation are those of `POST /v1/stream`; errors before the
  * answer are in OpenAI's shape (see ../openai-error.ts). Azure OpenAI's
@@ -59,13 +61,14 @@ export function chatCompletionsRoute(
     });
     const rules = requestRules(chat.request, chat.allowed);
     if (chat.stream) {
+      const encoder = new OpenAIChatEncoder({ model: chat.model, includeUsage: chat.includeUsage });
       const { batches, headers } = await openClientBatches({ mode: "stream", request: chat.request }, context);
       const answer = encodeAnswer(
         agentBatches(
           chat.request.provider,
           allowedCalls(customCalls(batches, chat.customTools, chat.request.provider), rules),
         ),
-        new OpenAIChatEncoder({ model: chat.model, includeUsage: chat.includeUsage }),
+        chat.legacy ? new LegacyFunctionEncoder(encoder) : encoder,
       );
       return new Response(withHeartbeat(answer, runtime.timers), {
         headers: answerHeaders(cors, SSE_HEADERS, headers),
@@ -94,7 +97,8 @@ export function chatCompletionsRoute(
       throw new HttpError(502, { code: "completion_too_large", message });
     }
     const json = answerHeaders(cors, { "cache-control": "no-store" }, headers);
-    if (result.type === "completion") return Response.json(result.completion, { headers: json });
+    if (result.type === "completion")
+      return Response.json(chat.legacy ? legacyCompletion(result.completion) : result.completion, { headers: json });
     return Response.json({ error: result.error }, failedInit(result.error.code, result.error.message, json));
   });
 }
