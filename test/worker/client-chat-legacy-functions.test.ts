@@ -113,6 +113,11 @@ describe("bad legacy fields: a 400 naming the client's own field, and no provide
     ["functions with tool_choice", { tool_choice: "auto" }, "tool_choice"],
     ["a function's bad name", { functions: [{ ...WEATHER, name: "a b" }] }, "functions[0].name"],
     ["a function that is not an object", { functions: ["get_weather"] }, "functions[0]"],
+    [
+      "more functions than tools may be",
+      { functions: Array.from({ length: 129 }, (_, i) => ({ ...WEATHER, name: `f${i}` })) },
+      "functions",
+    ],
     ["a function_call of another shape", { function_call: "required" }, "function_call"],
     ["a function_call naming no function", { function_call: { name: "nope" } }, "function_call"],
     ["function_call without functions", { functions: undefined, function_call: "auto" }, "function_call"],
@@ -143,7 +148,7 @@ describe("bad legacy fields: a 400 naming the client's own field, and no provide
       const error = await client("openai", upstream)
         .chat.completions.create({ ...body("openai"), ...change } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming)
         .catch((caught: unknown) => caught);
-      expect(error).toMatchObject({ status: 400, param: expect.stringMatching(`^${param.replace(/[[\]]/g, "\\$&")}`) });
+      expect(error).toMatchObject({ status: 400, param });
       expect(upstream.requests).toHaveLength(0);
     });
 });
