@@ -41,12 +41,20 @@ export type RequestReasoning =
       readonly budgetTokens?: number | undefined;
       /** How much of the reasoning comes back as a summary (OpenAI Responses). */
       readonly summary?: "auto" | "concise" | "detailed" | undefined;
+      /** Anthropic's `thinking.display`, when the client set one: see the `adaptive` kind. */
+      readonly display?: "summarized" | "omitted" | undefined;
     }
   | {
       /** The kind: the model decides whether and how much. */
       readonly type: "adaptive";
       /** Anthropic's `output_config.effort`, when given. */
       readonly effort?: ReasoningEffort | undefined;
+      /**
+       * Anthropic's `thinking.display`: the thinking's text (`summarized`) or only its signature
+       * (`omitted`). Unset, Anthropic's Messages gets `summarized` with adaptive thinking: the
+       * models from Claude Opus 4.7 on omit it by default.
+       */
+      readonly display?: "summarized" | "omitted" | undefined;
     }
   | {
       /** The kind: no reasoning. */

@@ -153,9 +153,16 @@ group("Reasoning: adaptive thinking on the Claude models that have it", (test) =
     const on: RequestReasoning = { type: "on", effort: "minimal", budgetTokens: 2048 };
     for (const model of ["claude-opus-4-7", "claude-sonnet-4-6", "claude-opus-5"]) {
       const adaptive = body("anthropic", { model, reasoning: { type: "adaptive", effort: "xhigh" } });
-      assertEquals([adaptive["thinking"], adaptive["output_config"]], [{ type: "adaptive" }, { effort: "xhigh" }]);
+      assertEquals(
+        [adaptive["thinking"], adaptive["output_config"]],
+        [{ type: "adaptive", display: "summarized" }, { effort: "xhigh" }],
+      );
       const budget = body("anthropic", { model, reasoning: on });
-      assertEquals([budget["thinking"], budget["output_config"]], [{ type: "adaptive" }, { effort: "low" }], model);
+      assertEquals(
+        [budget["thinking"], budget["output_config"]],
+        [{ type: "adaptive", display: "summarized" }, { effort: "low" }],
+        model,
+      );
     }
     // Claude on Bedrock takes Anthropic's own fields in `additionalModelRequestFields`, the effort's `output_config`
     // with them (docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-adaptive-thinking.html: "Use

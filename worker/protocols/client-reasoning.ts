@@ -10,7 +10,10 @@
  *   rides along. A `reasoning` without an effort (Codex's for a model it does not know) leaves
  *   the provider its default. Chat Completions' `reasoning_effort` is the same effort.
  *
- * Anything else (a mode this Worker does not know, Anthropic's `display`) is the provider's default,
+ * - Messages' `thinking.display` (`summarized`, `omitted`) rides along with `enabled` and `adaptive`;
+ *   without one, Anthropic gets `summarized` with adaptive thinking (src/providers/anthropic/anthropic-request.ts).
+ *
+ * Anything else (a mode this Worker does not know, a `display` of no release) is the provider's default,
  * never a 400; a `thinking` or `reasoning` that is no object, or a `thinking.type` that is no
  * string, is a 400 naming it (Anthropic and OpenAI refuse them too), never dropped unseen.
  *
@@ -22,11 +25,12 @@ import { budgetAt, effortAt } from "../request/parse-reasoning.ts";
 
 /** `/v1/stream`'s `reasoning`, as the agent endpoints fill it in. */
 export type WireReasoning =
-  | { type: "on"; effort?: string; budget_tokens?: number; summary?: string }
-  | { type: "adaptive"; effort?: string }
+  | { type: "on"; effort?: string; budget_tokens?: number; summary?: string; display?: string }
+  | { type: "adaptive"; effort?: string; display?: string }
   | { type: "off" };
 
 const SUMMARIES: ReadonlySet<unknown> = new Set(["auto", "concise", "detailed"]);
+const DISPLAYS: ReadonlySet<unknown> = new Set(["summarized", "omitted"]);
 
 /** A Messages request's `thinking` and `output_config` as `/v1/stream`'s `reasoning`; a bad budget or effort is a 400 at its path. */
 export function messagesReasoning(thinking: unknown, outputConfig: unknown): WireReasoning | undefined {
@@ -38,12 +42,18 @@ export function messagesReasoning(thinking: unknown, outputConfig: unknown): Wir
   if (typeof type !== "string")
     throw invalidField("thinking.type", "`thinking.type` must be a string: enabled, adaptive or disabled.");
   if (type === "disabled") return { type: "off" };
+  const given = own(thinking, "display");
+  const display = DISPLAYS.has(given) ? { display: given as string } : {};
   if (type === "enabled")
-    return { type: "on", budget_tokens: budgetAt(own(thinking, "budget_tokens"), "thinking.budget_tokens") };
+    return {
+      type: "on",
+      budget_tokens: budgetAt(own(thinking, "budget_tokens"), "thinking.budget_tokens"),
+      ...display,
+    };
   if (type !== "adaptive") return undefined;
   const effort = isObject(outputConfig) ? own(outputConfig, "effort") : undefined;
-  if (effort === undefined || effort === null) return { type };
-  return { type, effort: effortAt(effort, "output_config.effort") };
+  if (effort === undefined || effort === null) return { type, ...display };
+  return { type, effort: effortAt(effort, "output_config.effort"), ...display };
 }
 
 /** A Responses request's `reasoning` as `/v1/stream`'s; a bad effort is a 400 at `reasoning.effort`. */

@@ -7,6 +7,9 @@
  * { "type": "off" }
  * ```
  *
+ * `on` and `adaptive` take Anthropic's `display` too (`summarized` or `omitted`; unset, Anthropic
+ * gets `summarized` with adaptive thinking, as the models from Opus 4.7 on omit the text by default).
+ *
  * The agent endpoints translate their clients' own fields into it (Anthropic's `thinking` and
  * `output_config.effort`, Responses' `reasoning`).
  *
@@ -35,7 +38,8 @@ export function parseReasoning(value: unknown, path = "reasoning"): RequestReaso
   if (type === "off") return { type };
   const effort = own(value, "effort");
   const given = effort === undefined || effort === null ? undefined : effortAt(effort, `${path}.effort`);
-  if (type === "adaptive") return given === undefined ? { type } : { type, effort: given };
+  const display = displayAt(own(value, "display"), `${path}.display`);
+  if (type === "adaptive") return { type, ...(given && { effort: given }), ...(display && { display }) };
   if (type !== "on") throw invalidField(`${path}.type`, `\`${path}.type\` must be on, adaptive or off.`);
   const budget = own(value, "budget_tokens");
   const budgetTokens = budget === undefined || budget === null ? undefined : budgetAt(budget, `${path}.budget_tokens`);
@@ -50,7 +54,15 @@ export function parseReasoning(value: unknown, path = "reasoning"): RequestReaso
     effort: resolved,
     ...(budgetTokens === undefined ? {} : { budgetTokens }),
     ...(typeof summary === "string" ? { summary: summary as "auto" | "concise" | "detailed" } : {}),
+    ...(display && { display }),
   };
+}
+
+/** Anthropic's `thinking.display`: absent, `summarized` or `omitted`; anything else is a 400 naming `path`. */
+function displayAt(value: unknown, path: string): "summarized" | "omitted" | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (value === "summarized" || value === "omitted") return value;
+  throw invalidField(path, `\`${path}\` must be summarized or omitted.`);
 }
 
 /** An effort level, or a 400 naming `path`. */
