@@ -23,6 +23,8 @@ const GOOD: Record<string, string> = {
   "padding after a line break": `${PNG.slice(0, -2)}\n==`,
   "percent-escaped letters and padding": `${PNG.slice(0, -2).replace("+", "%2B").replace("/", "%2f")}%3D%3D`,
   "a fragment": `${PNG}#page=1`,
+  // The URL parser drops tabs and line breaks before it reads a `%` escape: `%6\n9` is `i`.
+  "an escape a line break splits": `%6\n9${PNG.slice(1)}`,
 };
 const BAD: Record<string, string> = {
   "one letter over a multiple of 4": `${PNG.slice(0, -2)}AAA`,
@@ -94,11 +96,34 @@ describe("/v1/chat/completions: image_url and file parts", () => {
       expect(upstream.requests).toHaveLength(0);
       expect(error).toMatchObject({ status: 400, param: "messages[0].content[0].image_url.url" });
     });
-  it("a body of 200,000 spaces (within MAX_BODY_BYTES) is read in one pass", async () => {
+  it("a body of 200,000 spaces and one letter (within MAX_BODY_BYTES) is a 400 naming the part", async () => {
     const { error } = await chat([
       { type: "image_url", image_url: { url: `data:image/png;base64,${" ".repeat(200_000)}A` } },
     ]);
     expect(error).toMatchObject({ status: 400, param: "messages[0].content[0].image_url.url" });
+  });
+});
+
+describe("bare base64 in file_data: canonical only, never read as a URL", () => {
+  // A `#` or `%` in bare base64 is no fragment or escape: the file is refused, not cut short there.
+  for (const data of ["JVBERi0x#LjQKJeLjz9MK", "JVBERi0x%4C", wrapped(PNG, 76, "\r\n")])
+    it(`${JSON.stringify(data.slice(0, 12))}: a 400 naming file_data (Chat and Responses)`, async () => {
+      const { upstream, error } = await chat([{ type: "file", file: { filename: "a.pdf", file_data: data } }]);
+      expect(upstream.requests).toHaveLength(0);
+      expect(error).toMatchObject({ status: 400, param: "messages[0].content[0].file.file_data" });
+      const responses = fake();
+      const refused = await openAIClient(responses, env)
+        .responses.create({
+          model: "anthropic/claude-x",
+          input: [{ role: "user", content: [{ type: "input_file", filename: "a.pdf", file_data: data }] }],
+        })
+        .catch((caught: unknown) => caught);
+      expect(responses.requests).toHaveLength(0);
+      expect(refused).toMatchObject({ status: 400, param: "input[0].content[0].file_data" });
+    });
+  it("canonical bare base64 reaches the provider as it was sent", async () => {
+    const { upstream } = await chat([{ type: "file", file: { filename: "a.png", file_data: PNG } }]);
+    expect(blocks(upstream)).toEqual([IMAGE]);
   });
 });
 
@@ -112,6 +137,29 @@ describe("the other protocols' data: URLs", () => {
         input: [{ role: "user", content: [{ type: "input_image", image_url: url, detail: "auto" }] }],
       })
       .catch(() => undefined);
+    expect(blocks(upstream)).toEqual([IMAGE]);
+  });
+  it("/v1/responses input_file", async () => {
+    const upstream = fake();
+    await openAIClient(upstream, env)
+      .responses.create({
+        model: "anthropic/claude-x",
+        input: [{ role: "user", content: [{ type: "input_file", filename: "a.png", file_data: url }] }],
+      })
+      .catch(() => undefined);
+    expect(blocks(upstream)).toEqual([IMAGE]);
+  });
+  it("/v1/messages url source", async () => {
+    const upstream = fake();
+    await workerFetch({ env, upstream })("http://localhost:8787/v1/messages", {
+      method: "POST",
+      headers: { "x-api-key": "t", "anthropic-version": "2023-06-01", "content-type": "application/json" },
+      body: JSON.stringify({
+        model: "anthropic/claude-x",
+        max_tokens: 16,
+        messages: [{ role: "user", content: [{ type: "image", source: { type: "url", url } }] }],
+      }),
+    }).then((response) => response.text());
     expect(blocks(upstream)).toEqual([IMAGE]);
   });
   it("/v1/ui file part", async () => {

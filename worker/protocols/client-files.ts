@@ -58,3 +58,19 @@ export function fileOfUrl(
   const source = fileFromUrl(url, path, mediaTypeOfName(isDataUrl(url) ? "" : url, fallback));
   return checkedWireFile({ type: "file", ...source, ...extra }, path, provider);
 }
+
+/**
+ * A `file_data` field (OpenAI's Chat and Responses file parts): a `data:` URL, read as `fetch`
+ * reads one, or bare base64, taken as canonical base64 only, as every bare base64 field is: no
+ * URL's fragment or `%` escapes read into it, so a `#` in it is a 400, not a file cut short there.
+ */
+export function fileOfData(
+  data: string,
+  path: string,
+  provider: string,
+  mediaType: string,
+  extra: Partial<Pick<WireFilePart, "filename">> = {},
+): WireFilePart {
+  if (isDataUrl(data)) return fileOfUrl(data, path, provider, mediaType, extra);
+  return checkedWireFile({ type: "file", media_type: mediaType, data, ...extra }, path, provider);
+}

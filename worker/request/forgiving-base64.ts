@@ -24,6 +24,16 @@ function hexValue(code: number): number {
   return lower >= 0x61 && lower <= 0x66 ? lower - 0x57 : -1;
 }
 
+/** The index of the first code unit at or after `from` that the URL parser keeps (not a tab, LF or CR). */
+function keptAt(body: string, from: number, end: number): number {
+  let i = from;
+  for (; i < end; i++) {
+    const code = body.charCodeAt(i);
+    if (code !== 0x09 && code !== 0x0a && code !== 0x0d) break;
+  }
+  return i;
+}
+
 /**
  * The canonical base64 (padded, its unused bits zero) of the bytes `fetch` decodes from a `data:`
  * URL's body, `body` being the URL after its comma; `undefined` where `fetch` fails. As the specs
@@ -46,12 +56,15 @@ export function canonicalBase64(body: string): string | undefined {
   for (let i = 0; i < end; i++) {
     let code = body.charCodeAt(i);
     let width = 1;
-    if (code === 0x25 && i + 2 < end) {
-      const high = hexValue(body.charCodeAt(i + 1));
-      const low = hexValue(body.charCodeAt(i + 2));
+    if (code === 0x25) {
+      // The URL parser drops tabs and line breaks before `%` escapes are read: `%4\n1` is `A`.
+      const first = keptAt(body, i + 1, end);
+      const second = keptAt(body, first + 1, end);
+      const high = first < end ? hexValue(body.charCodeAt(first)) : -1;
+      const low = second < end ? hexValue(body.charCodeAt(second)) : -1;
       if (high >= 0 && low >= 0) {
         code = high * 16 + low;
-        width = 3;
+        width = second + 1 - i;
       }
     }
     const value = code < 128 ? (VALUES[code] as number) : BAD;

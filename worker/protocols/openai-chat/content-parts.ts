@@ -8,7 +8,7 @@
 import { invalidField } from "../../response/json-error.ts";
 import { own } from "../../request/json-fields.ts";
 import { checkedWireFile, isDataUrl, type WireFilePart, type WirePart } from "../../request/file-parts.ts";
-import { fileIdError, fileOfUrl, mediaTypeOfName } from "../client-files.ts";
+import { fileIdError, fileOfData, fileOfUrl, mediaTypeOfName } from "../client-files.ts";
 import { arrayAt, objectAt, stringAt } from "../client-request.ts";
 
 const AUDIO: Readonly<Record<string, string>> = { wav: "audio/wav", mp3: "audio/mpeg" };
@@ -60,8 +60,7 @@ function fileOf(file: Record<string, unknown>, at: string, provider: string): Wi
   const name = filename === undefined ? {} : { filename: stringAt(filename, `${at}.filename`) };
   const data = stringAt(own(file, "file_data"), `${at}.file_data`);
   const fallback = mediaTypeOfName(name.filename, "application/pdf");
-  const url = isDataUrl(data) ? data : `data:${fallback};base64,${data}`;
-  return fileOfUrl(url, `${at}.file_data`, provider, fallback, name);
+  return fileOfData(data, `${at}.file_data`, provider, fallback, name);
 }
 
 /**

@@ -11,7 +11,7 @@ import { invalidField } from "../../response/json-error.ts";
 import { own } from "../../request/json-fields.ts";
 import { isDataUrl, type WireFilePart, type WirePart } from "../../request/file-parts.ts";
 import { arrayAt, objectAt, resultText, stringAt, type WireMessage } from "../client-request.ts";
-import { fileIdError, fileOfUrl, mediaTypeOfName } from "../client-files.ts";
+import { fileIdError, fileOfData, fileOfUrl, mediaTypeOfName } from "../client-files.ts";
 
 /** A Responses content list's parts: text (`input_text`, `output_text`, `text`, `refusal`) and files, in order. */
 export function inputParts(value: unknown, path: string, provider: string): WirePart[] {
@@ -70,8 +70,11 @@ function fileOf(part: Record<string, unknown>, at: string, provider: string): Wi
     return fileOfUrl(stringAt(fileUrl, `${at}.file_url`), `${at}.file_url`, provider, "application/octet-stream", name);
   const data = stringAt(own(part, "file_data"), `${at}.file_data`);
   // `file_data` is a data URL as OpenAI's examples send it, or bare base64 typed by its name.
-  const url = isDataUrl(data)
-    ? data
-    : `data:${mediaTypeOfName(name.filename, "application/octet-stream")};base64,${data}`;
-  return fileOfUrl(url, `${at}.file_data`, provider, mediaTypeOfName(name.filename, "application/octet-stream"), name);
+  return fileOfData(
+    data,
+    `${at}.file_data`,
+    provider,
+    mediaTypeOfName(name.filename, "application/octet-stream"),
+    name,
+  );
 }
