@@ -9,9 +9,13 @@ import { type Fixture, recording } from "./fixtures.ts";
 
 /** The recording's SSE messages (or NDJSON lines) with `added` inserted after the first `at` of them. */
 function splice(text: string, separator: string, added: string | string[], at: (count: number) => number): Uint8Array {
-  const parts = text.split(separator).filter((part) => part.trim() !== "");
-  parts.splice(at(parts.length), 0, ...[added].flat());
-  return new TextEncoder().encode(`${parts.join(separator)}${separator}`);
+  // A recording written with CRLF (Gemini's) separates its messages by a blank CRLF line.
+  const between = separator === "\n\n" && text.includes("\r\n\r\n") ? "\r\n\r\n" : separator;
+  const parts = text.split(between).filter((part) => part.trim() !== "");
+  const index = at(parts.length);
+  if (index <= 0 || index >= parts.length) throw new Error(`splice at ${index} is not inside ${parts.length} messages`);
+  parts.splice(index, 0, ...[added].flat());
+  return new TextEncoder().encode(`${parts.join(between)}${between}`);
 }
 
 /** `at` from the middle: the middle message. */
