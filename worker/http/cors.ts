@@ -29,7 +29,14 @@ const MAX_EXTRA_HEADERS = 32;
  * const cors = corsHeaders(request, corsOrigins(env));
  * ```
  */
-export const corsOrigins = (env: Env): readonly string[] => commaList(env.CORS_ALLOW_ORIGINS);
+export function corsOrigins(env: Env): readonly string[] {
+  const text = env.CORS_ALLOW_ORIGINS;
+  if (text !== listed.text) listed = { text, origins: commaList(text) };
+  return listed.origins;
+}
+
+/** The last list read, by the exact text that made it: one deployment's variable, split once, not per request. */
+let listed: { text: string | undefined; origins: readonly string[] } = { text: undefined, origins: [] };
 
 /**
  * The CORS response headers for an API request, or throws 403 `origin_not_allowed`.

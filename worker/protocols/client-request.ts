@@ -16,7 +16,7 @@ import { own, tooDeep, tooDeepError } from "../request/json-fields.ts";
 import type { SamplingField } from "../request/parse-sampling.ts";
 import { parseRunRequest } from "../request/parse-run-request.ts";
 import { parseStreamRequest, type RequestBounds, STREAM_BOUNDS } from "../request/parse-stream-request.ts";
-import { fileChecks } from "../request/request-settings.ts";
+import { recountFiles } from "../request/request-settings.ts";
 import type { ClientRequest } from "../services/client-events.ts";
 
 /** A message of the `/v1/stream` body (see worker/request/stream-request.ts). */
@@ -90,7 +90,7 @@ export function clientRequest(
   const { sampling, ...fields } = wire;
   for (const [key, value] of Object.entries({ ...fields, ...sampling })) if (value !== undefined) body[key] = value;
   // The translation counted the client's files; the parse checks the same files again, from none.
-  fileChecks().files = 0;
+  recountFiles();
   try {
     if (!run) return { mode: "stream", request: parseStreamRequest(body, providers, bounds) };
     if (run.max_steps !== undefined) body["max_steps"] = run.max_steps;

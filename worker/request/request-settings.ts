@@ -35,7 +35,9 @@ export interface FileChecks {
 }
 
 // Outside a parse there is no request to count for: `fileChecks()` then gives a fresh, unshared one.
+// Inside one they are made at the request's first file (`parsing`): a request without files makes none.
 let checks: FileChecks | undefined;
+let parsing = false;
 
 /**
  * Runs `parse` (a synchronous request parser) with the deployment's `settings` in force for that
@@ -51,12 +53,15 @@ export function withRequestSettings<T>(
   settings: Pick<Settings, "allowedStorageUrls" | "openaiServerTools">,
   parse: () => T,
 ): T {
-  const [outer, outerChecks] = [current, checks];
+  const outer = current;
+  const outerChecks = checks;
+  const outerParsing = parsing;
   current = ofSettings.get(settings) ?? readRequestSettings(settings);
   // This request's own file checks: set and cleared around `parse`, which is synchronous from its
   // start to its end (every route's translation and its /v1/stream parse: no await, no callback
   // after it returns), so no other request's parse can run while they are set.
-  checks = { files: 0, kinds: new Map() };
+  checks = undefined;
+  parsing = true;
   try {
     const parsed = parse();
     if (parsed instanceof Promise) throw new TypeError("withRequestSettings runs synchronous parsers only.");
@@ -64,6 +69,7 @@ export function withRequestSettings<T>(
   } finally {
     current = outer;
     checks = outerChecks;
+    parsing = outerParsing;
   }
 }
 
@@ -76,7 +82,24 @@ export function withRequestSettings<T>(
  * if (++fileChecks().files > MAX_REQUEST_FILES) throw tooMany;
  * ```
  */
-export const fileChecks = (): FileChecks => checks ?? { files: 0, kinds: new Map() };
+export function fileChecks(): FileChecks {
+  if (!parsing) return { files: 0, kinds: new Map() };
+  checks ??= { files: 0, kinds: new Map() };
+  return checks;
+}
+
+/**
+ * Counts the request's files again from none (the translation counted the client's files; the
+ * `/v1/stream` parse checks the same files again), without making the checks of a request that has none.
+ *
+ * @example
+ * ```ts
+ * recountFiles();
+ * ```
+ */
+export function recountFiles(): void {
+  if (checks !== undefined) checks.files = 0;
+}
 
 /**
  * What each settings object holds for the parsers, read once: the Worker reads its settings once

@@ -92,8 +92,12 @@ function strictFunctions(body: JsonObject, strict: ReadonlySet<string>): void {
 const O_SERIES = /^(?:ft:)?o\d/;
 
 function isOpenAI(baseUrl: string): boolean {
-  return new URL(baseUrl).hostname === "api.openai.com";
+  if (baseUrl !== parsed.baseUrl) parsed = { baseUrl, openAI: new URL(baseUrl).hostname === "api.openai.com" };
+  return parsed.openAI;
 }
+
+/** The last base URL asked about, by its exact text (a deployment's `OPENAI_BASE_URL`): parsed once, not per request. */
+let parsed: { baseUrl: string | undefined; openAI: boolean } = { baseUrl: undefined, openAI: false };
 
 /**
  * An assistant message's `refusal` is OpenAI's alone (`ChatCompletionAssistantMessageParam`): a
