@@ -113,7 +113,7 @@ export class ResponseWatch {
    * client went away). The source's cancel is not awaited: a source stuck in a read may never
    * settle it.
    */
-  body(source: ReadableStream<Uint8Array>, onStop: () => void, reuse = false): WatchedBody {
+  body(source: ReadableStream<Uint8Array>, onStop: (reason: unknown) => void, reuse = false): WatchedBody {
     // A fetch body in large reads: what the upstream has ready, up to 64 KiB, per chunk.
     const reader = reuse ? reusingReader(source) : chunkReader(source);
     let done = false;
@@ -122,7 +122,7 @@ export class ResponseWatch {
     const finish = (reason: unknown): void => {
       done = true;
       unregister();
-      onStop();
+      onStop(reason);
       reader.cancel(reason).catch(() => undefined);
     };
     // A clock that ran out already (a run's next model call after the deadline) stops this at once;
