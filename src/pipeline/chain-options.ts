@@ -34,11 +34,15 @@ export function chainOptions(
     if (!timings) throw needs("clock", "toolCallTimings");
     steps.push(timings(clock));
   }
+  // The step runs only the tools given by a validator: without one it would pass every event on
+  // as it is, at a closure per event and a step per stream, so it is left out.
   const validate = options.validateToolCalls;
-  if (tools && validate)
-    steps.push(validate(tools, { validationTimeoutMs: options.validationTimeoutMs, timers: options.timers }));
-  const given = validate ? undefined : tools?.find((tool) => "schema" in tool && isStandardSchema(tool.schema));
-  if (given) throw needs(`The tool ${(given as { name: string }).name}, given by a validator,`, "validateToolCalls");
+  const given = tools?.find((tool) => "schema" in tool && isStandardSchema(tool.schema));
+  if (given) {
+    if (!validate)
+      throw needs(`The tool ${(given as { name: string }).name}, given by a validator,`, "validateToolCalls");
+    steps.push(validate(tools!, { validationTimeoutMs: options.validationTimeoutMs, timers: options.timers }));
+  }
   // The limits (`maxEventLength`, `maxArgumentsLength`, `maxToolCalls`, `maxDepth`) pass as they
   // are; the stages read their own options and no other.
   return {
