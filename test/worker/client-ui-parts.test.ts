@@ -45,3 +45,66 @@ describe("POST /v1/ui: every UI part type reaches the provider as ai's convertTo
     });
   }
 });
+
+describe("POST /v1/ui: the documented differences from ai's conversion", () => {
+  const json = (value: unknown) => JSON.stringify(value);
+
+  it("reasoning without the Worker's seal, assistant files, custom and reasoning-file parts, calls without an outcome and the provider's own are not sent", async () => {
+    const history = corpus(7);
+    const reference = json(await convert[7](history));
+    const body = json((await sent("openai", history)).body?.["messages"]);
+    for (const kept of ["Thinking.", "b.png", "r.png", "app.note", '"c6"', '"c7"', '"c9"']) {
+      expect(reference, `ai sends ${kept}`).toContain(kept);
+      expect(body, `the Worker does not send ${kept}`).not.toContain(kept);
+    }
+  });
+
+  it("a denial names the user; a user's text parts without files are one text; an unparsed input is {} on Anthropic", async () => {
+    const history = corpus(7);
+    const reference = json(await convert[7](history));
+    expect(reference).toContain('"value":"No."');
+    expect(json((await sent("openai", history)).body)).toContain('"content":"The user denied this call: No."');
+    const texts = [
+      {
+        id: "u",
+        role: "user",
+        parts: [
+          { type: "text", text: "Look up " },
+          { type: "text", text: "these." },
+        ],
+      },
+    ];
+    expect((await convert[7](texts))[0]!.content).toHaveLength(2);
+    expect((await sent("openai", texts)).body?.["messages"]).toEqual([{ role: "user", content: "Look up these." }]);
+    expect(reference).toContain('"input":"{\\"query\\":"');
+    expect(json((await sent("anthropic", history)).body)).toContain(
+      '{"type":"tool_use","id":"c3","name":"lookup","input":{}}',
+    );
+  });
+
+  it("a part type neither knows is skipped, as ai skips it; a type that is no string is a 400 naming it", async () => {
+    const odd = { type: "app-widget", data: 1 };
+    const plain = corpus(6);
+    const history = plain.map((message) => ({ ...message, parts: [...message.parts, odd] }));
+    expect(await convert[6](history)).toEqual(await convert[6](plain));
+    expect((await sent("openai", history)).body).toEqual((await sent("openai", plain)).body);
+    for (const [i, role] of [
+      [0, "system"],
+      [1, "user"],
+      [2, "assistant"],
+    ] as const) {
+      const bad = [0, 1, 2].map((n) => ({ id: `m${n}`, role: "user", parts: [{ type: "text", text: "Hi" }] }));
+      bad[i] = { id: "x", role, parts: [{ type: "text", text: "A" }, { type: 7 } as never] };
+      const { status, text } = await sent("openai", bad);
+      expect([status, text]).toEqual([400, expect.stringContaining(`messages[${i}].parts[1].type`)]);
+    }
+  });
+
+  it("a file in a system message is a 400 naming it, where ai drops it", async () => {
+    const image = { type: "file", mediaType: "image/png", url: "https://example.test/a.png" };
+    const history = [{ id: "s", role: "system", parts: [{ type: "text", text: "Be brief." }, image] }];
+    expect(await convert[6](history)).toEqual([{ role: "system", content: "Be brief." }]);
+    const { status, text } = await sent("openai", history);
+    expect([status, text]).toEqual([400, expect.stringContaining("messages[0].parts[1].type")]);
+  });
+});

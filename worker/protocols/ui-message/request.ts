@@ -130,7 +130,13 @@ export function parseUIRequest(
 function toWire(value: unknown, path: string, provider: string): WireMessage[] {
   const message = objectAt(value, path);
   const role = own(message, "role");
-  const parts = arrayAt(own(message, "parts"), `${path}.parts`).map((part, j) => objectAt(part, `${path}.parts[${j}]`));
+  // Every part names its type, in any role: one that is no string is the client's fault, not a
+  // part to skip (a type that is a string the Worker does not know is skipped, as ai skips it).
+  const parts = arrayAt(own(message, "parts"), `${path}.parts`).map((part, j) => {
+    const fields = objectAt(part, `${path}.parts[${j}]`);
+    stringAt(own(fields, "type"), `${path}.parts[${j}].type`);
+    return fields;
+  });
   // A user message's `file` parts (an image, a PDF: `mediaType` and a URL or data URL) go to the provider.
   if (role === "user" && parts.some((part) => own(part, "type") === "file"))
     return [{ role, content: userParts(parts, path, provider) }];
