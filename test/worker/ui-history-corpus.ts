@@ -59,6 +59,16 @@ export function corpus(version: 5 | 6 | 7): { id: string; role: string; parts: P
         },
         tool("output-error", "c4", { errorText: "Timed out." }),
         tool("input-streaming", "c5", { input: { que: 1 } }),
+        { type: "dynamic-tool", toolName: "search", toolCallId: "c15", state: "input-streaming", input: { q: 1 } },
+        { type: "dynamic-tool", toolName: "search", toolCallId: "c16", state: "input-available", input: { q: "f" } },
+        {
+          type: "dynamic-tool",
+          toolName: "search",
+          toolCallId: "c17",
+          state: "output-error",
+          input: { q: "g" },
+          errorText: "Down.",
+        },
         tool("input-available", "c6"),
         tool("output-available", "c7", { providerExecuted: true, output: { web: 1 } }),
         ...(version === 7
@@ -79,6 +89,14 @@ export function corpus(version: 5 | 6 | 7): { id: string; role: string; parts: P
               tool("output-denied", "c11", { approval: { id: "p11", approved: false, reason: "No." } }),
               tool("output-denied", "c12", { approval: { id: "p12", approved: false } }),
               tool("output-available", "c13", { output: "ok", approval: { id: "p13", approved: true } }),
+              {
+                type: "dynamic-tool",
+                toolName: "search",
+                toolCallId: "c14",
+                state: "approval-responded",
+                input: { q: "e" },
+                approval: { id: "p14", approved: false },
+              },
             ]
           : []),
       ],
