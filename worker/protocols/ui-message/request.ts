@@ -24,7 +24,7 @@
  *
  * Earlier turns become the provider's messages: text parts are the text, each step of an
  * assistant message (`step-start` separates them) its text and the calls that have an outcome
- * (`output-available`, `output-error`, `output-denied`), each followed by its result, and the
+ * (`output-available`, `output-error`, `output-denied`, or `approval-responded` denied), each followed by its result, and the
  * reasoning state the Worker put on its reasoning parts (`providerMetadata.toolCallStream`) and their
  * text (the step's reasoning text: Ollama's `thinking`; Cohere's `tool_plan`, less the sealed thinking). A
  * `steering-message` part (ai 7: a user message the run took between steps) is a user message there, its
@@ -130,7 +130,13 @@ export function parseUIRequest(
 function toWire(value: unknown, path: string, provider: string): WireMessage[] {
   const message = objectAt(value, path);
   const role = own(message, "role");
-  const parts = arrayAt(own(message, "parts"), `${path}.parts`).map((part, j) => objectAt(part, `${path}.parts[${j}]`));
+  // Every part names its type, in any role: one that is no string is the client's fault, not a
+  // part to skip (a type that is a string the Worker does not know is skipped, as ai skips it).
+  const parts = arrayAt(own(message, "parts"), `${path}.parts`).map((part, j) => {
+    const fields = objectAt(part, `${path}.parts[${j}]`);
+    stringAt(own(fields, "type"), `${path}.parts[${j}].type`);
+    return fields;
+  });
   // A user message's `file` parts (an image, a PDF: `mediaType` and a URL or data URL) go to the provider.
   if (role === "user" && parts.some((part) => own(part, "type") === "file"))
     return [{ role, content: userParts(parts, path, provider) }];
@@ -203,12 +209,15 @@ function toolExchange(
     throw invalidField(`${path}.type`, `A tool part must name a tool: ${ANY_NAME_BOUNDS.toolNameRule}.`);
   const id = idAt(own(part, "toolCallId"), `${path}.toolCallId`);
   const state = stringAt(own(part, "state"), `${path}.state`);
-  if (!OUTCOMES.has(state) || own(part, "providerExecuted") === true) return undefined;
+  const approval = own(part, "approval");
+  // A call the user denied before it ran (`approval-responded`, `approved: false`) is answered as
+  // denied, as ai 7's convertToModelMessages and ai 6's streamText answer it.
+  const refused = state === "approval-responded" && isObject(approval) && own(approval, "approved") === false;
+  if ((!OUTCOMES.has(state) && !refused) || own(part, "providerExecuted") === true) return undefined;
   let content: string;
   if (state === "output-available") content = resultText(own(part, "output"));
   else if (state === "output-error") content = stringAt(own(part, "errorText"), `${path}.errorText`);
   else {
-    const approval = own(part, "approval");
     const reason = isObject(approval) ? own(approval, "reason") : undefined;
     content = `The user denied this call${typeof reason === "string" && reason !== "" ? `: ${reason}` : "."}`;
   }
