@@ -7,7 +7,7 @@
  */
 import { invalidField } from "../../response/json-error.ts";
 import { own } from "../../request/json-fields.ts";
-import { checkedWireFile, isDataUrl, type WireFilePart, type WirePart } from "../../request/file-parts.ts";
+import { checkedWireFile, type WireFilePart, type WirePart } from "../../request/file-parts.ts";
 import { fileIdError, fileOfData, fileOfUrl, mediaTypeOfName } from "../client-files.ts";
 import { arrayAt, objectAt, stringAt } from "../client-request.ts";
 

@@ -9,7 +9,7 @@
  */
 import { invalidField } from "../../response/json-error.ts";
 import { own } from "../../request/json-fields.ts";
-import { isDataUrl, type WireFilePart, type WirePart } from "../../request/file-parts.ts";
+import type { WireFilePart, WirePart } from "../../request/file-parts.ts";
 import { arrayAt, objectAt, resultText, stringAt, type WireMessage } from "../client-request.ts";
 import { fileIdError, fileOfData, fileOfUrl, mediaTypeOfName } from "../client-files.ts";
 
