@@ -149,6 +149,24 @@ describe("bad legacy fields: a 400 naming the client's own field, and no provide
         .chat.completions.create({ ...body("openai"), ...change } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming)
         .catch((caught: unknown) => caught);
       expect(error).toMatchObject({ status: 400, param });
+      // Not the 400 an unknown field got before functions were taken.
+      expect((error as { code?: unknown }).code).not.toBe("unknown_field");
       expect(upstream.requests).toHaveLength(0);
     });
+  it("a function message answers the call just before it, not an earlier one left open", async () => {
+    const upstream = scripted("openai", { text: "18 degrees." });
+    await client("openai", upstream).chat.completions.create({
+      ...body("openai"),
+      messages: [
+        { role: "user", content: "Weather in Paris?" },
+        { role: "assistant", content: null, function_call: { name: "get_weather", arguments: '{"city":"Paris"}' } },
+        { role: "user", content: "No, Rome." },
+        { role: "assistant", content: null, function_call: { name: "get_weather", arguments: '{"city":"Rome"}' } },
+        { role: "function", name: "get_weather", content: '{"celsius":21}' },
+      ],
+    });
+    const sent = upstream.requests[0]!.body as any;
+    expect(sent.messages[3].tool_calls[0].function.arguments).toBe('{"city":"Rome"}');
+    expect(sent.messages[4]).toMatchObject({ role: "tool", tool_call_id: sent.messages[3].tool_calls[0].id });
+  });
 });

@@ -106,7 +106,7 @@ describe("/v1/chat/completions: image_url and file parts", () => {
 
 describe("bare base64 in file_data: canonical only, never read as a URL", () => {
   // A `#` or `%` in bare base64 is no fragment or escape: the file is refused, not cut short there.
-  for (const data of ["JVBERi0x#LjQKJeLjz9MK", "JVBERi0x%4C", wrapped(PNG, 76, "\r\n")])
+  for (const data of ["JVBERi0x#LjQKJeLjz9MK", "JVBERi0x%4C%4C%4C%3D", wrapped(PNG, 76, "\r\n")])
     it(`${JSON.stringify(data.slice(0, 12))}: a 400 naming file_data (Chat and Responses)`, async () => {
       const { upstream, error } = await chat([{ type: "file", file: { filename: "a.pdf", file_data: data } }]);
       expect(upstream.requests).toHaveLength(0);

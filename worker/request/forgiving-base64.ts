@@ -17,6 +17,7 @@ for (const [i, letter] of [..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvw
   VALUES[letter.charCodeAt(0)] = i;
 for (const space of [0x09, 0x0a, 0x0c, 0x0d, 0x20]) VALUES[space] = SKIP;
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+const ASCII = new TextDecoder();
 
 function hexValue(code: number): number {
   if (code >= 0x30 && code <= 0x39) return code - 0x30;
@@ -47,11 +48,12 @@ export function canonicalBase64(body: string): string | undefined {
     end = body.length;
     while (end > 0 && body.charCodeAt(end - 1) <= 0x20) end--;
   }
-  // Kept runs of letters, sliced once each: a body already clean is one slice.
-  const pieces: string[] = [];
+  // The letters kept, a byte each, written from the first code unit that is not one (a body already
+  // clean is one slice): never a string per run, which a body of short runs would make millions of.
+  let kept: Uint8Array | undefined;
+  let count = 0;
   let letters = 0;
   let padding = 0;
-  let run = 0;
   let last = 0;
   for (let i = 0; i < end; i++) {
     let code = body.charCodeAt(i);
@@ -69,12 +71,16 @@ export function canonicalBase64(body: string): string | undefined {
     }
     const value = code < 128 ? (VALUES[code] as number) : BAD;
     if (value < SKIP && width === 1 && padding === 0) {
+      if (kept !== undefined) kept[count++] = code;
       letters++;
       last = value;
       continue;
     }
-    if (run < i) pieces.push(body.slice(run, i));
-    run = i + width;
+    if (kept === undefined) {
+      // Every code unit before this one was a letter.
+      kept = new Uint8Array(end);
+      for (; count < i; count++) kept[count] = body.charCodeAt(count);
+    }
     i += width - 1;
     if (value === SKIP) continue;
     if (code === 0x3d && padding < 2) {
@@ -83,19 +89,18 @@ export function canonicalBase64(body: string): string | undefined {
     }
     if (value > SKIP || padding > 0) return undefined;
     // A letter written as a %XX escape.
-    pieces.push(String.fromCharCode(code));
+    kept[count++] = code;
     letters++;
     last = value;
   }
-  if (run < end) pieces.push(body.slice(run, end));
   // Padding only where it completes a multiple of 4 (`QQ=` fails, `QQ==` and `QQ` pass).
   if (padding > 0 && (letters + padding) % 4 !== 0) return undefined;
   const over = letters % 4;
   if (over === 1) return undefined;
-  let text = pieces.join("");
+  let text = kept === undefined ? body.slice(0, end) : ASCII.decode(kept.subarray(0, count));
   if (over === 0) return text;
   // The last letter's unused bits are dropped by the decoder, so zeroed here: `QR` is `QQ==`.
-  const kept = last & (over === 2 ? 0x30 : 0x3c);
-  if (kept !== last) text = `${text.slice(0, -1)}${LETTERS[kept]}`;
+  const used = last & (over === 2 ? 0x30 : 0x3c);
+  if (used !== last) text = `${text.slice(0, -1)}${LETTERS[used]}`;
   return `${text}${over === 2 ? "==" : "="}`;
 }

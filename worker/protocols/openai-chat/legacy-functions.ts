@@ -99,13 +99,13 @@ export class LegacyCalls {
 
   /**
    * A `role: "function"` message (`name`, `content` text or null) as the result of the legacy call
-   * it answers, the earliest still open; a 400 naming it when no call is open or its `name` is not
-   * that call's.
+   * it answers, the latest still open (OpenAI pairs it with the call just before it); a 400 naming it
+   * when no call is open or its `name` is not that call's.
    */
   resultOf(message: Record<string, unknown>, path: string): { role: "tool"; tool_call_id: string; content: string } {
     const name = stringAt(own(message, "name"), `${path}.name`);
     const content = given(message, "content") === undefined ? "" : stringAt(own(message, "content"), `${path}.content`);
-    const call = this.#open.shift();
+    const call = this.#open.pop();
     if (call === undefined)
       throw invalidField(
         path,
