@@ -10,7 +10,8 @@
  *   rides along. A `reasoning` without an effort (Codex's for a model it does not know) leaves
  *   the provider its default. Chat Completions' `reasoning_effort` is the same effort.
  *
- * - Messages' `thinking.display` (`summarized`, `omitted`) rides along with `enabled` and `adaptive`;
+ * - Messages' `thinking.display` (`summarized`, `omitted`) is read with `enabled` and `adaptive` (Anthropic's
+ *   request kit sends it with adaptive thinking only);
  *   without one, Anthropic gets `summarized` with adaptive thinking (src/providers/anthropic/anthropic-request.ts).
  *
  * Anything else (a mode this Worker does not know, a `display` of no release) is the provider's default,
