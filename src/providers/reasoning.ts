@@ -51,8 +51,8 @@ export type RequestReasoning =
       readonly effort?: ReasoningEffort | undefined;
       /**
        * Anthropic's `thinking.display`: the thinking's text (`summarized`) or only its signature
-       * (`omitted`). Unset, Anthropic's Messages gets `summarized` with adaptive thinking: the
-       * models from Claude Opus 4.7 on omit it by default.
+       * (`omitted`). Unset, Anthropic and Claude on Bedrock get `summarized` with adaptive thinking:
+       * the models from Claude Opus 4.7 on omit it by default.
        */
       readonly display?: "summarized" | "omitted" | undefined;
     }
@@ -126,8 +126,8 @@ const ADAPTIVE_MODEL = /(?:opus|sonnet|haiku)-4[-.][6-9]|(?:opus|sonnet|haiku)-[
 /**
  * Anthropic's `thinking` (the Messages API, and Claude on Bedrock in `additionalModelRequestFields`)
  * and the `max_tokens` to send with it, or undefined when no thinking is to be sent:
- * - a model that thinks adaptively gets `{type: "adaptive"}` and the effort (`output_config.effort`,
- *   `minimal` as `low`); an earlier model `{type: "enabled", budget_tokens}`, the budget being the
+ * - a model that thinks adaptively gets `{type: "adaptive", display}` (the client's `display`, else
+ *   `summarized`) and the effort (`output_config.effort`, `minimal` as `low`); an earlier model `{type: "enabled", budget_tokens}`, the budget being the
  *   client's own or its effort's (`high` for an adaptive request without one);
  * - thinking counts in `max_tokens`: a request that sets it keeps it, and the budget must be below
  *   it (lowered to `maxTokens - 1`, and thinking left out when even that is under 1,024); a request
@@ -149,7 +149,9 @@ export function anthropicThinking(
   const maxTokens = request.maxTokens ?? Math.min(reasoningBudget(on) + answerTokens, MAX_THINKING_ANSWER);
   if (ADAPTIVE_MODEL.test(request.model)) {
     const effort = reasoning.effort === "minimal" ? "low" : reasoning.effort;
-    const thinking = { type: "adaptive" };
+    // The models from Opus 4.7 on omit the thinking's text unless asked, on Anthropic, Bedrock and
+    // Vertex alike: the client's `display`, else `summarized`.
+    const thinking = { type: "adaptive", display: reasoning.display ?? "summarized" };
     return effort === undefined ? { thinking, maxTokens } : { thinking, effort, maxTokens };
   }
   const room = request.maxTokens === undefined ? maxTokens - answerTokens : maxTokens - 1;

@@ -167,21 +167,38 @@ group("Reasoning: adaptive thinking on the Claude models that have it", (test) =
     // Claude on Bedrock takes Anthropic's own fields in `additionalModelRequestFields`, the effort's `output_config`
     // with them (docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-adaptive-thinking.html: "Use
     // thinking.type: "adaptive" with output_config.effort"); before, the effort was dropped and the model thought at its default.
+    // With its `display`, as on Anthropic: the models from Opus 4.7 on omit the thinking's text there too
+    // unless asked (Claude Code on Bedrock without it streams thinking blocks of no text:
+    // anthropics/claude-agent-sdk-python#1068), so without one it is `summarized`.
     const bedrock = body("bedrock", { model: "global.anthropic.claude-opus-4-6-v1", reasoning: on });
     assertEquals(bedrock["additionalModelRequestFields"], {
-      thinking: { type: "adaptive" },
+      thinking: { type: "adaptive", display: "summarized" },
       output_config: { effort: "low" },
+    });
+    const omitted = body("bedrock", {
+      model: "us.anthropic.claude-opus-4-7",
+      reasoning: { type: "adaptive", effort: "high", display: "omitted" },
+    });
+    assertEquals(omitted["additionalModelRequestFields"], {
+      thinking: { type: "adaptive", display: "omitted" },
+      output_config: { effort: "high" },
     });
     const xhigh = body("bedrock", {
       model: "anthropic.claude-opus-4-7",
       reasoning: { type: "adaptive", effort: "xhigh" },
     });
     assertEquals(xhigh["additionalModelRequestFields"], {
-      thinking: { type: "adaptive" },
+      thinking: { type: "adaptive", display: "summarized" },
       output_config: { effort: "xhigh" },
     });
     const none = body("bedrock", { model: "anthropic.claude-sonnet-4-6", reasoning: { type: "adaptive" } });
-    assertEquals(none["additionalModelRequestFields"], { thinking: { type: "adaptive" } });
+    assertEquals(none["additionalModelRequestFields"], { thinking: { type: "adaptive", display: "summarized" } });
+    // A budget's thinking, for the earlier Claude models, goes without it.
+    const earlier = body("bedrock", { model: "us.anthropic.claude-sonnet-4-5-20250929-v1:0", reasoning: on });
+    assertEquals((earlier["additionalModelRequestFields"] as { thinking: unknown }).thinking, {
+      type: "enabled",
+      budget_tokens: 2048,
+    });
     for (const model of ["claude-sonnet-4-5", "claude-opus-4-5-20251101", "claude-haiku-4-5", "claude-3-7-sonnet"]) {
       const earlier = body("anthropic", {
         model,

@@ -107,6 +107,49 @@ describe("Anthropic's thinking.display on the models that think adaptively", () 
   });
 });
 
+describe("Claude on Bedrock: the same display, in additionalModelRequestFields", () => {
+  // Bedrock serves the same models with the same default (`omitted` from Opus 4.7 on): Claude Code
+  // and the Agent SDK on Bedrock without `display` stream thinking blocks of no text
+  // (anthropics/claude-agent-sdk-python#1068, claude-agent-sdk-typescript#337).
+  const bedrockEnv = testEnv({
+    AWS_ACCESS_KEY_ID: "AKIDEXAMPLE",
+    AWS_SECRET_ACCESS_KEY: "secret",
+    AWS_REGION: "us-west-2",
+    CLIENT_TOKEN: "t",
+  });
+  async function bedrockFields(thinking: Record<string, unknown>) {
+    const fake = upstream();
+    const sdk = new Anthropic({
+      baseURL: "http://localhost:8787",
+      apiKey: "t",
+      fetch: workerFetch({ env: bedrockEnv, upstream: fake }),
+      maxRetries: 0,
+    });
+    await sdk.messages
+      .create({
+        model: "bedrock/us.anthropic.claude-opus-4-7",
+        max_tokens: 32_000,
+        messages: [{ role: "user", content: "Think, then answer." }],
+        stream: true,
+        thinking: thinking as never,
+        output_config: { effort: "high" },
+      } as never)
+      .catch(() => undefined);
+    return fake.requests[0]!.body["additionalModelRequestFields"];
+  }
+
+  it("a Messages client's own display is kept; without one, summarized", async () => {
+    expect(await bedrockFields({ type: "adaptive", display: "omitted" })).toEqual({
+      thinking: { type: "adaptive", display: "omitted" },
+      output_config: { effort: "high" },
+    });
+    expect(await bedrockFields({ type: "adaptive" })).toEqual({
+      thinking: { type: "adaptive", display: "summarized" },
+      output_config: { effort: "high" },
+    });
+  });
+});
+
 describe("POST /v1/stream: reasoning.display", () => {
   const auth = { headers: { authorization: "Bearer t" } };
   it("rides along to Anthropic with adaptive thinking; a display of no kind is a 400 naming it", async () => {

@@ -57,12 +57,9 @@ export function anthropicRequestBody(request: ProviderRequest): Fields {
   if (request.toolChoice) body["tool_choice"] = toolChoice(request.toolChoice);
   if (request.container !== undefined) body["container"] = request.container;
   if (thinking) {
-    // The models from Opus 4.7 on omit the thinking's text unless asked (`display`): the client's, else
-    // `summarized`. A budget's thinking goes to the earlier models and to Anthropic-compatible
-    // gateways, which may refuse a field they do not know: sent as before, summarized by default.
-    const display = request.reasoning?.type === "off" ? undefined : request.reasoning?.display;
-    const adaptive = thinking.thinking["type"] === "adaptive";
-    body["thinking"] = adaptive ? { ...thinking.thinking, display: display ?? "summarized" } : thinking.thinking;
+    // Adaptive thinking carries its `display`; a budget's goes to the earlier models and to
+    // Anthropic-compatible gateways, which may refuse a field they do not know: sent without one.
+    body["thinking"] = thinking.thinking;
     if (thinking.effort !== undefined) body["output_config"] = { effort: thinking.effort };
   }
   // Thinking is refused with a temperature other than 1: the client's temperature gives way.
