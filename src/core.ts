@@ -48,6 +48,7 @@ export {
 } from "./providers/provider-decoder.ts";
 export type { Provider } from "./providers/registry.ts";
 export type { AssistantTurn, ToolResult } from "./providers/turn.ts";
+export type { RequestPromptCache } from "./providers/prompt-cache.ts";
 // Stage 3, accumulate: deltas to events.
 export {
   DEFAULT_MAX_ARGUMENTS_LENGTH,

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { RequestPromptCache } from "./prompt-cache.ts";
 import type { ReasoningPart } from "../shared/deltas.ts";
 import type { TurnOrderEntry } from "../shared/turn-order.ts";
 import type { JsonValue } from "../shared/json.ts";
@@ -63,19 +64,18 @@ export interface ProviderRequest {
   /** Whether and how much the model reasons, in each provider's own knob (see {@link RequestReasoning}); absent: the provider's default. */
   readonly reasoning?: RequestReasoning | undefined;
   /**
-   * OpenAI Responses' `store`: whether the provider keeps the response (false for a client that
-   * must not leave it there; its reasoning then comes back only as encrypted content). Gemini's
-   * Interactions API takes the same `store`; the other providers have no such setting and are sent
-   * nothing. Absent: the provider's default.
+   * OpenAI Responses' `store` (and Gemini Interactions'): whether the provider keeps the response;
+   * false for a client that must not leave it there. Absent: the provider's default.
    */
   readonly store?: boolean | undefined;
   /**
-   * Anthropic's `container`: the id of the code-execution container an earlier response ran in
-   * (`finish.container.id`), so that this turn runs in the same one (its files, and with
-   * programmatic tool calling its interpreter's state, which a continuation needs). The other
-   * providers have no such setting and are sent nothing. Absent: a new container when one is needed.
+   * Anthropic's `container`: the code-execution container an earlier response ran in
+   * (`finish.container.id`), so that this turn runs in it (its files, its interpreter's state). The
+   * other providers are sent nothing. Absent: a new container when one is needed.
    */
   readonly container?: string | undefined;
+  /** Prompt caching the client asked for, where a provider caches only what a request marks (see {@link RequestPromptCache}). */
+  readonly promptCache?: RequestPromptCache | undefined;
 }
 
 /** One message of a {@link ProviderRequest}'s conversation. */

@@ -37,7 +37,9 @@ const RETENTIONS = ["in_memory", "in-memory", "24h"] as const;
  * fourth, still taken by both APIs), undefined when there is none to send; `store` apart, for the
  * request's own field; `service_tier` checked and not sent. `null` is absent.
  */
-export function openAIKeysOf(fields: Record<string, unknown>): Pick<StreamRequest, "openaiKeys" | "store"> {
+export function openAIKeysOf(
+  fields: Record<string, unknown>,
+): Pick<StreamRequest, "openaiKeys" | "store" | "promptCache"> {
   const given = (key: string): unknown => own(fields, key) ?? undefined;
   const store = given("store");
   if (store !== undefined && typeof store !== "boolean") throw invalidField("store", "`store` must be true or false.");
@@ -53,7 +55,25 @@ export function openAIKeysOf(fields: Record<string, unknown>): Pick<StreamReques
     ...pair("metadata", metadata),
     ...pair("user", user),
   };
-  return { ...(Object.keys(keys).length > 0 && { openaiKeys: keys }), ...(store !== undefined && { store }) };
+  const promptCache = promptCacheOf(keys);
+  return {
+    ...(Object.keys(keys).length > 0 && { openaiKeys: keys }),
+    ...(store !== undefined && { store }),
+    ...(promptCache && { promptCache }),
+  };
+}
+
+/**
+ * The prompt caching an OpenAI client asks for, for Anthropic, which caches only where a request
+ * marks it (OpenAI caches every prompt's prefix unasked): a `prompt_cache_key` (Codex sends its
+ * conversation's) or a retention past OpenAI's default, the longer kept as Anthropic's `1h`.
+ */
+function promptCacheOf(keys: JsonObject): StreamRequest["promptCache"] {
+  const longer =
+    keys["prompt_cache_retention"] === "24h" ||
+    (keys["prompt_cache_options"] as Record<string, string> | undefined)?.["ttl"] === "30m";
+  if (longer) return { type: "ephemeral", ttl: "1h" };
+  return keys["prompt_cache_key"] !== undefined ? { type: "ephemeral" } : undefined;
 }
 
 /** `prompt_cache_options`' fields and values, openai-node's `PromptCacheOptions`: what OpenAI takes. */

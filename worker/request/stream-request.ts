@@ -48,6 +48,7 @@ import type {
   ToolEntry,
   TurnOrderEntry,
 } from "../../src/index.ts";
+import type { RequestPromptCache } from "../../src/core.ts";
 import type { Sampling } from "./parse-sampling.ts";
 
 /** A JSON object. */
@@ -77,6 +78,12 @@ export interface StreamRequest {
    * `finish.container` named); the other providers are sent nothing.
    */
   container?: string;
+  /**
+   * Prompt caching a Messages client marked (`cache_control`) or an OpenAI client keyed
+   * (`prompt_cache_key`): Anthropic is sent marks of its own (the library's `promptCache`); never
+   * read from a `/v1/stream` body.
+   */
+  promptCache?: RequestPromptCache;
   /** Check each call's arguments against its tool's `parameters` while they stream. */
   earlyValidation?: true;
   /** With `earlyValidation`: cancel the provider request at the first violation. */

@@ -15,6 +15,7 @@ import {
   type RequestToolChoice,
 } from "../request.ts";
 import type { ReasoningPart } from "../../shared/deltas.ts";
+import type { RequestPromptCache } from "../prompt-cache.ts";
 import { anthropicThinking } from "../reasoning.ts";
 import { citedAfter, turnPieces } from "../turn.ts";
 import { anthropicTextBlocks } from "./anthropic-citations.ts";
@@ -53,6 +54,7 @@ export function anthropicRequestBody(request: ProviderRequest): Fields {
     stream: true,
   };
   if (system !== "") body["system"] = system;
+  if (request.promptCache) markCache(body, request.promptCache);
   if (request.tools.length > 0) body["tools"] = anthropicToolDefinitions(request.tools);
   if (request.toolChoice) body["tool_choice"] = toolChoice(request.toolChoice);
   if (request.container !== undefined) body["container"] = request.container;
@@ -68,6 +70,34 @@ export function anthropicRequestBody(request: ProviderRequest): Fields {
     body["temperature"] = request.temperature;
   }
   return body;
+}
+
+/** The blocks Anthropic refuses a `cache_control` on. */
+const UNMARKED: ReadonlySet<unknown> = new Set(["thinking", "redacted_thinking"]);
+
+/**
+ * Anthropic caches a prompt only up to a block marked `cache_control`: the system prompt and the
+ * last message's last block that takes a mark (not thinking, not empty text) are marked, as
+ * Claude Code marks its own, so that the tools and system are read from the cache by any
+ * conversation and the next turn of this one reads all of it (2 of the 4 marks a request may have).
+ */
+function markCache(body: Fields, cache: RequestPromptCache): void {
+  const mark = { type: "ephemeral", ...(cache.ttl && { ttl: cache.ttl }) };
+  if (typeof body["system"] === "string")
+    body["system"] = [{ type: "text", text: body["system"], cache_control: mark }];
+  const messages = body["messages"] as { content: Fields[] | string }[];
+  const last = messages[messages.length - 1];
+  if (last === undefined) return;
+  if (typeof last.content === "string") {
+    if (last.content !== "") last.content = [{ type: "text", text: last.content, cache_control: mark }];
+    return;
+  }
+  for (let i = last.content.length - 1; i >= 0; i--) {
+    const block = last.content[i]!;
+    if (UNMARKED.has(block["type"]) || (block["type"] === "text" && block["text"] === "")) continue;
+    last.content[i] = { ...block, cache_control: mark }; // a copy: a kept block is the client's own object
+    return;
+  }
 }
 
 /**

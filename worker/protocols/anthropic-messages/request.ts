@@ -23,8 +23,8 @@
  * which the Worker then applies itself (Claude Code's auto-mode classifier sends them:
  * worker/services/stop-sequences.ts). `thinking` (with `output_config.effort`) becomes the provider's reasoning knob
  * (worker/protocols/client-reasoning.ts). What an agent also sends (Claude Code: `metadata`,
- * `context_management`, cache-control marks, ...) is accepted and, where the provider has no
- * counterpart, ignored: never a 400. Server tools reach an Anthropic upstream when
+ * `context_management`, ...) is accepted and, where the provider has no counterpart, ignored:
+ * never a 400; its cache-control marks become Anthropic's own (./cache-marks.ts). Server tools reach an Anthropic upstream when
  * `ANTHROPIC_SERVER_TOOLS` lists them, and are dropped otherwise (./tools.ts). The thinking blocks of earlier turns go back
  * to the provider that takes them (worker/protocols/reasoning-state.ts). Images and documents, in a
  * user message or a tool result, go to the provider in its own form (./blocks.ts); one it cannot
@@ -46,6 +46,7 @@ import { arrayAt, clientRequest, idAt, objectAt, samplingOf, stringAt, type Wire
 import type { WirePart } from "../../request/file-parts.ts";
 import { TurnNotes } from "../turn-order.ts";
 import { citedPart, clientCall, fileOfBlock, isFileBlock, searchResultText } from "./blocks.ts";
+import { promptCacheOf } from "./cache-marks.ts";
 import { containerOf, containerSkills } from "./container.ts";
 import { messagesTools } from "./tools.ts";
 import { withWebSearch } from "../web-search.ts";
@@ -121,6 +122,8 @@ export function parseMessagesRequest(
   if (webSearch) withWebSearch(request, webSearch);
   if (oneCall) request.parallelToolCalls = false; // held to by ../../services/call-rules.ts too
   withMessagesOutputFormat(fields, provider, request);
+  const cache = promptCacheOf(fields); // marks of the Worker's own to Anthropic (./cache-marks.ts)
+  if (cache) request.promptCache = cache;
   return { request, model: own(fields, "model") as string, stream };
 }
 
