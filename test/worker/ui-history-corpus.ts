@@ -84,7 +84,7 @@ export function corpus(version: 5 | 6 | 7): { id: string; role: string; parts: P
           ? [
               { type: "step-start" },
               tool("approval-requested", "c8", { approval: { id: "p8" } }),
-              tool("approval-responded", "c9", { approval: { id: "p9", approved: true } }),
+              // An approved call whose tool has not run (c9) is client-ui-approvals.test.ts's: a 400 here, before the last message.
               tool("approval-responded", "c10", { approval: { id: "p10", approved: false, reason: "Not now." } }),
               tool("output-denied", "c11", { approval: { id: "p11", approved: false, reason: "No." } }),
               tool("output-denied", "c12", { approval: { id: "p12", approved: false } }),

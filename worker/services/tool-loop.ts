@@ -28,9 +28,9 @@ import { AllowedCallsStream, limitsCalls, requestRules } from "./call-rules.ts";
 /** Most tool handlers of one run running at once. */
 const TOOL_CONCURRENCY = 4;
 /** Longest a demo tool may run; they are pure and finish in microseconds. */
-const TOOL_TIMEOUT_MS = 5_000;
+export const TOOL_TIMEOUT_MS = 5_000;
 /** Largest tool result sent back to the model, in UTF-8 bytes. */
-const MAX_RESULT_BYTES = 8 * 1024;
+export const MAX_RESULT_BYTES = 8 * 1024;
 
 /**
  * Starts the tool loop of a validated run request: calls the provider (or, without its key, the

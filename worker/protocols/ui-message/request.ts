@@ -28,8 +28,9 @@
  * reasoning state the Worker put on its reasoning parts (`providerMetadata.toolCallStream`) and their
  * text (the step's reasoning text: Ollama's `thinking`; Cohere's `tool_plan`, less the sealed thinking). A
  * `steering-message` part (ai 7: a user message the run took between steps) is a user message there, its
- * text and files as a user message's. Calls still waiting for an output, calls the
- * provider ran itself and data parts are not sent.
+ * text and files as a user message's. A call the user approved whose tool has not run is the
+ * route's (./approved.ts): with its result once run, never without one. Calls still waiting for an
+ * output, calls the provider ran itself and data parts are not sent.
  *
  * @module
  */
@@ -60,7 +61,15 @@ import { uiReasoningPart, withReasoningText } from "../reasoning-state.ts";
 export type UIRequest = ClientRequest & {
   /** The assistant message the answer continues (the last message, when it is the assistant's); otherwise the client names the new one. */
   messageId?: string;
+  /** The last message's calls the user approved whose tool has not run (./approved.ts), left out of `request`. */
+  approved?: ApprovedCall[];
 };
+
+/** A call the user approved (`approval-responded`, `approved: true`) that has no output yet. */
+export type ApprovedCall = { id: string; name: string; input: JsonValue; path: string; dynamic: boolean };
+
+/** A run approved call's result, as the model reads it, by the call's id (./approved.ts). */
+export type RanCalls = ReadonlyMap<string, string>;
 
 const FIELDS = new Set([
   "id",
@@ -85,6 +94,7 @@ export function parseUIRequest(
   providers: readonly string[],
   available: Readonly<Record<string, RunnableTool>>,
   bare?: string,
+  ran: RanCalls = new Map(),
 ): UIRequest {
   const fields = objectAt(body, "", "a JSON object");
   const deep = tooDeep(fields);
@@ -102,7 +112,10 @@ export function parseUIRequest(
   if (!run && own(fields, "max_steps") !== undefined)
     throw invalidField("max_steps", "`max_steps` applies to run mode only (`run: true`).");
   const list = arrayAt(own(fields, "messages"), "messages");
-  const messages = list.flatMap((message, i) => toWire(message, `messages[${i}]`, provider));
+  const approved: ApprovedCall[] = [];
+  const messages = list.flatMap((message, i) =>
+    toWire(message, `messages[${i}]`, provider, { ran, approved, last: i === list.length - 1 }),
+  );
   const parsed = clientRequest(
     {
       provider,
@@ -122,12 +135,21 @@ export function parseUIRequest(
   );
   const last = list.at(-1) as Record<string, unknown> | undefined;
   const id = last === undefined ? undefined : own(last, "id");
+  const pending = approved.length > 0 ? { approved } : {};
   return last !== undefined && own(last, "role") === "assistant" && typeof id === "string" && id !== ""
-    ? { ...parsed, messageId: id }
-    : parsed;
+    ? { ...parsed, messageId: id, ...pending }
+    : { ...parsed, ...pending };
 }
 
-function toWire(value: unknown, path: string, provider: string): WireMessage[] {
+/** How a message's approved calls go: their results if they ran, else into `approved` (the last message's alone). */
+type Approvals = { ran: RanCalls; approved: ApprovedCall[]; last: boolean };
+
+function toWire(
+  value: unknown,
+  path: string,
+  provider: string,
+  approvals: Approvals = { ran: new Map(), approved: [], last: false },
+): WireMessage[] {
   const message = objectAt(value, path);
   const role = own(message, "role");
   // Every part names its type, in any role: one that is no string is the client's fault, not a
@@ -172,7 +194,7 @@ function toWire(value: unknown, path: string, provider: string): WireMessage[] {
       // A user message the run took between steps (ai 7's `SteeringMessageUIPart`): the user's turn
       // there, as ai's `convertToModelMessages` places it, after the step before it.
       flush();
-      out.push(...toWire({ role: "user", parts: own(part, "parts") }, at, provider));
+      out.push(...toWire({ role: "user", parts: own(part, "parts") }, at, provider, approvals));
     } else if (type === "text") step.text.push(stringAt(own(part, "text"), `${at}.text`));
     else if (type === "reasoning") {
       // The Worker's seal of the block's state (../reasoning-state.ts), which `useChat` sends back.
@@ -187,6 +209,7 @@ function toWire(value: unknown, path: string, provider: string): WireMessage[] {
         type === "dynamic-tool" ? stringAt(own(part, "toolName"), `${at}.toolName`) : type.slice("tool-".length),
         at,
         provider,
+        approvals,
       );
       if (exchange) {
         step.calls.push(exchange.call);
@@ -204,6 +227,7 @@ function toolExchange(
   name: string,
   path: string,
   provider: string,
+  approvals: Approvals,
 ): { call: (WireMessage & { role: "assistant" })["tool_calls"][number]; result: WireMessage } | undefined {
   if (!ANY_NAME_BOUNDS.toolName.test(name))
     throw invalidField(`${path}.type`, `A tool part must name a tool: ${ANY_NAME_BOUNDS.toolNameRule}.`);
@@ -212,17 +236,31 @@ function toolExchange(
   const approval = own(part, "approval");
   // A call the user denied before it ran (`approval-responded`, `approved: false`) is answered as
   // denied, as ai 7's convertToModelMessages and ai 6's streamText answer it.
-  const refused = state === "approval-responded" && isObject(approval) && own(approval, "approved") === false;
-  if ((!OUTCOMES.has(state) && !refused) || own(part, "providerExecuted") === true) return undefined;
+  const responded = state === "approval-responded" && isObject(approval) ? own(approval, "approved") : undefined;
+  const refused = responded === false;
+  // Approved, not run yet: ai's streamText runs it before the model (./approved.ts); never dropped.
+  const approved = responded === true && own(part, "providerExecuted") !== true;
+  const input = own(part, "input") !== undefined ? own(part, "input") : (own(part, "rawInput") ?? {});
+  if (approved && !approvals.ran.has(id)) {
+    if (!approvals.last)
+      throw invalidField(
+        path,
+        "An approved call whose tool has not run must be in the last message (the user wrote since: send its output or its denial).",
+      );
+    const dynamic = own(part, "type") === "dynamic-tool";
+    approvals.approved.push({ id, name, input: input as JsonValue, path, dynamic });
+    return undefined;
+  }
+  if ((!OUTCOMES.has(state) && !refused && !approved) || own(part, "providerExecuted") === true) return undefined;
   let content: string;
-  if (state === "output-available") content = resultText(own(part, "output"));
+  if (approved) content = approvals.ran.get(id) ?? "";
+  else if (state === "output-available") content = resultText(own(part, "output"));
   else if (state === "output-error") content = stringAt(own(part, "errorText"), `${path}.errorText`);
   else {
     const reason = isObject(approval) ? own(approval, "reason") : undefined;
     content = `The user denied this call${typeof reason === "string" && reason !== "" ? `: ${reason}` : "."}`;
   }
-  // A call whose input could not be parsed keeps the text the model wrote (`rawInput`).
-  const input = own(part, "input") !== undefined ? own(part, "input") : (own(part, "rawInput") ?? {});
+  // A call whose input could not be parsed keeps the text the model wrote (`rawInput`): `input` above.
   // A Gemini call's id carries its signature: the provider gets its own id, the signature on the call.
   const call = { name, arguments: input as JsonValue, ...echoedCall(id, provider, `${path}.toolCallId`) };
   return { call, result: { role: "tool", tool_call_id: callIdOf(id, provider), content } };

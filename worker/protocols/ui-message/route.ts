@@ -15,6 +15,7 @@ import { openHeldBatches } from "../../services/client-events.ts";
 import { answerHeaders, encodeAnswer } from "../client-answer.ts";
 import { signedCalls } from "../thought-signatures.ts";
 import { uiReasoningMetadata } from "../reasoning-state.ts";
+import { after, clientCallsAnswer, runApproved } from "./approved.ts";
 
 /**
  * `POST /v1/ui`: the Vercel AI SDK's UI message stream (protocol v1) for `useChat` and
@@ -37,9 +38,24 @@ export function uiRoute(
 ): Promise<Response> {
   return protocolPost(request, env, runtime, uiMessageErrorResponse, async (body, context) => {
     const { cors } = context;
-    const parsed = withRequestSettings(context.settings, () =>
-      parseUIRequest(body, providerNames, tools, bareNameProvider(context.env, "openai")),
-    );
+    const parse = (ran?: Map<string, string>) =>
+      withRequestSettings(context.settings, () =>
+        parseUIRequest(body, providerNames, tools, bareNameProvider(context.env, "openai"), ran),
+      );
+    let parsed = parse();
+    let head = "";
+    // Calls the user approved whose tool has not run (./approved.ts): the Worker's run at the edge
+    // before the model is called; the client's go back to it, and no model is called.
+    if (parsed.approved !== undefined) {
+      if (parsed.mode === "stream")
+        return new Response(clientCallsAnswer(parsed.approved, parsed.messageId), {
+          headers: answerHeaders(cors, UI_MESSAGE_STREAM_HEADERS, {}),
+        });
+      const signal = context.request.signal ?? new AbortController().signal;
+      const outcome = await runApproved(parsed.approved, parsed.request.enabled, signal, runtime.timers);
+      head = outcome.chunks;
+      parsed = parse(outcome.ran);
+    }
     const { batches, headers } = await openHeldBatches(parsed, context);
     const answer = encodeAnswer(
       // The client's calls: a Gemini call's id carries its signature (../thought-signatures.ts).
@@ -50,7 +66,7 @@ export function uiRoute(
         ...(parsed.messageId !== undefined ? { messageId: parsed.messageId } : {}),
       }),
     );
-    return new Response(withHeartbeat(answer, runtime.timers), {
+    return new Response(withHeartbeat(after(head, answer), runtime.timers), {
       headers: answerHeaders(cors, UI_MESSAGE_STREAM_HEADERS, headers),
     });
   });
