@@ -62,7 +62,7 @@ describe("the stored responses of one object", () => {
 
     // Expired ones give theirs back too: the count is 0 once every one is gone.
     const stub = objectOf(storedIdOfResponse(after["id"] as string)!);
-    const used = () => runInDurableObject(stub, (_instance, state) => state.storage.kv.get("stored:used"));
+    const used = () => runInDurableObject(stub, (_instance, state) => state.storage.kv.get("exp;used"));
     expect(await used()).toBeGreaterThan(20000);
     await runExpiryAlarm(stub);
     expect(await used()).toBeFalsy();

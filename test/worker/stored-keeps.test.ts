@@ -211,4 +211,33 @@ describe("StoredKeeps", () => {
       expect(quota.used).toBe(12);
     });
   });
+
+  it("the count's row sorts beside the newest expiry entry, and a count an older Worker kept is read and moved", async () => {
+    const first = newTestResponseId();
+    const name = objectNameOf(first)!;
+    await runInDurableObject(objectOf(first), async (_instance, state) => {
+      const { kv } = state.storage;
+      // The older layout: the count among the responses' rows (its walk of older responses ended).
+      kv.put("stored:used", 1000);
+      kv.put("stored:count-done", true);
+      const quota = new StoredQuota(kv);
+      const keeps = new StoredKeeps(state.storage, undefined, undefined, quota);
+      const id = `${name}.${crypto.randomUUID()}.${testMac()}`;
+      const text = `{"id":"${id}"}`;
+      const keep = (maxObjectBytes: number) =>
+        keeps.keep({ type: "keep", id, owner: "o", text, ttlMs: 60_000, maxObjectBytes });
+      // Read: the older count holds the bound nearly whole, so the response does not fit beside it.
+      expect(await keep(1000 + 2 * text.length - 1)).toEqual({ type: "full" });
+      expect(await keep(1000 + 2 * text.length)).toEqual({ type: "done", found: true });
+      // Moved: one row of the count, in the next key after the expiry index's newest entry, so a
+      // commit's count and expiry entry share a page. Failed before: the count stayed "stored:used".
+      const keys = [...kv.list()].map(([key]) => key);
+      const newest = keys.filter((key) => key.startsWith("exp:")).at(-1)!;
+      expect(newest.endsWith(id)).toBe(true);
+      expect(keys[keys.indexOf(newest) + 1]).toBe("exp;used");
+      expect(kv.get("exp;used")).toBe(1000 + 2 * text.length);
+      expect(kv.get("stored:used")).toBeUndefined();
+      expect(new StoredQuota(kv).used).toBe(1000 + 2 * text.length);
+    });
+  });
 });
