@@ -189,6 +189,8 @@ export const BUDGET = {
   // with the optimized code that read it (BENCHMARKS.md, "What outlives a scavenge"): 9,086 ->
   // 9,119 B. (The first term after the KiB is now 152: these 32 and the 120 above.)
   openaiChain:
+    // + 8 (faults75, 2026-12-07): OpenAI Chat's error chunk (`error`, or vLLM's `object: "error"`) ends the response, a `done` after it, so a body held open after it is cancelled: 9,649 -> 9,662 B
+    8 +
     // + 320 (hostile, 2026-12-06): a call's arguments or a provider's payload with a member name past 16,383 characters is never parsed (`long-member-name`, `parseJsonText` in the decoders, the partial parser's key check): V8 kept such names interned, each call's compared with all those before, across requests (bench/hostile-long-names.ts: 1,600 calls 45.5 s -> 3.0 s): about 300 B gzipped in each chain.
     // + 96 (longnames, 2026-12-06): a provider's payload with a member name past 16,383 characters is read with a reserved key in place of each (`parseJsonText`), and arguments holding that key are the `long-member-name` call, where the whole payload was skipped (its other calls, text, usage and finish lost): 9,427 -> 9,514 B.
     // + 112 (hostile71, 2026-12-07): the scan before every payload's parse skims spans of 16,384 characters for a long name's content instead of reading every string (an ordinary 1 MB whole response: 35.5 % of JSON.parse's time -> 1.5 %, bench/hostile-long-names.ts), its exact per-string scan kept for a stretch that could be JSON's own: Gemini 8,655 -> 8,796 B with the long names of its own (longMemberNameKey).
@@ -644,6 +646,9 @@ const PROVIDERS = {
   gemini: {
     stage: "GeminiDeltaStream",
     own: ["providers/gemini/gemini-delta-stream", "providers/gemini/gemini-partial-args"],
+    // + 48 (faults75, 2026-12-07): the chunk where every candidate has finished, with the usage, ends the
+    // response (a `done`: Gemini sends no end marker), so a body held open after it is cancelled: 8,816 -> 8,863 B
+    budget: BUDGET.chain + 48,
   },
   "openai-responses": {
     stage: "OpenAIResponsesDeltaStream",

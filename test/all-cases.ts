@@ -34,6 +34,7 @@ import "./providers/gemini/gemini-doc-shapes.cases.ts";
 import "./providers/gemini/gemini-grounding.cases.ts";
 import "./providers/gemini/gemini-usage.cases.ts";
 import "./providers/gemini/gemini-continuation.cases.ts";
+import "./providers/gemini/gemini-end.cases.ts";
 import "./providers/openai-responses/openai-responses-rules.cases.ts";
 import "./providers/openai-responses/openai-responses-incomplete-reasons.cases.ts";
 import "./providers/openai-responses/openai-responses-unannounced-calls.cases.ts";
