@@ -296,6 +296,8 @@ export const BUDGET = {
   // emitted without its payload object (`SequenceReorderer.next`): 8,833 -> 9,098 B; the stage on
   // OpenAI Chat's + 263 B (3,564), streamToolCalls for OpenAI Responses + 270 B (10,554).
   responsesChain:
+    // + 8 (faults75, 2026-12-07): a bare `{"error": ...}` (vLLM's and SGLang's Responses error: no `type`, no `response.failed` after it) ends the stream, so a body held open after it is cancelled: 10,978 -> 10,991 B
+    8 +
     // + 280 (respath, 2026-12-07): OpenAI Responses' delta events read without their payload object in OpenAI's current order too (`type`, then the keys sorted: `content_index`, `delta`, `item_id`, ..., `sequence_number`), which every recorded OpenAI stream of 2026 and the bench's scripted provider write and which went to the full `JSON.parse` (`ResponsesFastDelta`): 10,683 -> 10,978 B
     280 +
     // + 320 (hostile, 2026-12-06): a call's arguments or a provider's payload with a member name past 16,383 characters is never parsed (`long-member-name`, `parseJsonText` in the decoders, the partial parser's key check): V8 kept such names interned, each call's compared with all those before, across requests (bench/hostile-long-names.ts: 1,600 calls 45.5 s -> 3.0 s): about 300 B gzipped in each chain.
@@ -577,6 +579,8 @@ export const BUDGET = {
   // + 192 in issue 37 (perf-responses): OpenAI Responses' delta events read faster (see `responsesChain`).
   // + 32: see `chain` (repair-paths): Anthropic's 10,362 -> 10,389 B
   streamToolCalls:
+    // + 8 (faults75, 2026-12-07): OpenAI Responses' bare `{"error": ...}` (vLLM's, SGLang's: no `type`) ends the stream, a `done` after it (see `responsesChain`): 12,732 -> 12,742 B
+    8 +
     // + 168 (respath, 2026-12-07): OpenAI Responses' delta events in OpenAI's current key order read fast (see `responsesChain`): 12,415 -> 12,707 B
     168 +
     // + 72 (msgpath, 2026-12-07): Anthropic's `text_delta` read without `JSON.parse` as its `input_json_delta` is, and either with white space before or between its closing braces (Anthropic pads them so; the fast path read none of them): `JSON.parse` 110,000 instructions less a `/v1/messages` request: Anthropic's 12,529 -> 12,614 B, under the + 168 below (Responses' 12,707 B is the largest)

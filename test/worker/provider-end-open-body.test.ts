@@ -28,6 +28,14 @@ interface Case {
   end?: string | Uint8Array;
   error?: string | Uint8Array;
 }
+/** OpenAI Responses' text delta, for the two Responses servers' cases. */
+const RESPONSES_TEXT = sse("response.output_text.delta", {
+  type: "response.output_text.delta",
+  output_index: 0,
+  item_id: "msg_1",
+  content_index: 0,
+  delta: "Hello.",
+});
 const cases: Case[] = [
   {
     provider: "OpenAI Chat",
@@ -44,13 +52,7 @@ const cases: Case[] = [
     provider: "OpenAI Responses",
     model: "openai-responses/gpt-x",
     contentType: SSE,
-    text: sse("response.output_text.delta", {
-      type: "response.output_text.delta",
-      output_index: 0,
-      item_id: "msg_1",
-      content_index: 0,
-      delta: "Hello.",
-    }),
+    text: RESPONSES_TEXT,
     end: sse("response.completed", {
       type: "response.completed",
       response: { id: "resp_1", object: "response", status: "completed", output: [] },
@@ -59,6 +61,14 @@ const cases: Case[] = [
       type: "response.failed",
       response: { id: "resp_1", status: "failed", output: [], error: { code: "server_error", message: "Failed" } },
     }),
+  },
+  {
+    // vLLM's and SGLang's Responses error: a bare `{"error": ...}`, no `type`, no `response.failed` after it.
+    provider: "OpenAI Responses (vLLM)",
+    model: "openai-responses/gpt-x",
+    contentType: SSE,
+    text: RESPONSES_TEXT,
+    error: sse(undefined, { error: { message: "boom", type: "BadRequestError", param: null, code: 400 } }),
   },
   {
     provider: "Anthropic",
