@@ -189,6 +189,8 @@ export const BUDGET = {
   // with the optimized code that read it (BENCHMARKS.md, "What outlives a scavenge"): 9,086 ->
   // 9,119 B. (The first term after the KiB is now 152: these 32 and the 120 above.)
   openaiChain:
+    // + 8 (faults75, 2026-12-07): OpenAI Chat's error chunk (`error`, or vLLM's `object: "error"`) ends the response, a `done` after it, so a body held open after it is cancelled: 9,649 -> 9,662 B
+    8 +
     // + 320 (hostile, 2026-12-06): a call's arguments or a provider's payload with a member name past 16,383 characters is never parsed (`long-member-name`, `parseJsonText` in the decoders, the partial parser's key check): V8 kept such names interned, each call's compared with all those before, across requests (bench/hostile-long-names.ts: 1,600 calls 45.5 s -> 3.0 s): about 300 B gzipped in each chain.
     // + 96 (longnames, 2026-12-06): a provider's payload with a member name past 16,383 characters is read with a reserved key in place of each (`parseJsonText`), and arguments holding that key are the `long-member-name` call, where the whole payload was skipped (its other calls, text, usage and finish lost): 9,427 -> 9,514 B.
     // + 112 (hostile71, 2026-12-07): the scan before every payload's parse skims spans of 16,384 characters for a long name's content instead of reading every string (an ordinary 1 MB whole response: 35.5 % of JSON.parse's time -> 1.5 %, bench/hostile-long-names.ts), its exact per-string scan kept for a stretch that could be JSON's own: Gemini 8,655 -> 8,796 B with the long names of its own (longMemberNameKey).
@@ -294,6 +296,8 @@ export const BUDGET = {
   // emitted without its payload object (`SequenceReorderer.next`): 8,833 -> 9,098 B; the stage on
   // OpenAI Chat's + 263 B (3,564), streamToolCalls for OpenAI Responses + 270 B (10,554).
   responsesChain:
+    // + 8 (faults75, 2026-12-07): a bare `{"error": ...}` (vLLM's and SGLang's Responses error: no `type`, no `response.failed` after it) ends the stream, so a body held open after it is cancelled: 10,978 -> 10,991 B
+    8 +
     // + 280 (respath, 2026-12-07): OpenAI Responses' delta events read without their payload object in OpenAI's current order too (`type`, then the keys sorted: `content_index`, `delta`, `item_id`, ..., `sequence_number`), which every recorded OpenAI stream of 2026 and the bench's scripted provider write and which went to the full `JSON.parse` (`ResponsesFastDelta`): 10,683 -> 10,978 B
     280 +
     // + 320 (hostile, 2026-12-06): a call's arguments or a provider's payload with a member name past 16,383 characters is never parsed (`long-member-name`, `parseJsonText` in the decoders, the partial parser's key check): V8 kept such names interned, each call's compared with all those before, across requests (bench/hostile-long-names.ts: 1,600 calls 45.5 s -> 3.0 s): about 300 B gzipped in each chain.
@@ -575,6 +579,8 @@ export const BUDGET = {
   // + 192 in issue 37 (perf-responses): OpenAI Responses' delta events read faster (see `responsesChain`).
   // + 32: see `chain` (repair-paths): Anthropic's 10,362 -> 10,389 B
   streamToolCalls:
+    // + 8 (faults75, 2026-12-07): OpenAI Responses' bare `{"error": ...}` (vLLM's, SGLang's: no `type`) ends the stream, a `done` after it (see `responsesChain`): 12,732 -> 12,742 B
+    8 +
     // + 168 (respath, 2026-12-07): OpenAI Responses' delta events in OpenAI's current key order read fast (see `responsesChain`): 12,415 -> 12,707 B
     168 +
     // + 72 (msgpath, 2026-12-07): Anthropic's `text_delta` read without `JSON.parse` as its `input_json_delta` is, and either with white space before or between its closing braces (Anthropic pads them so; the fast path read none of them): `JSON.parse` 110,000 instructions less a `/v1/messages` request: Anthropic's 12,529 -> 12,614 B, under the + 168 below (Responses' 12,707 B is the largest)
@@ -644,6 +650,9 @@ const PROVIDERS = {
   gemini: {
     stage: "GeminiDeltaStream",
     own: ["providers/gemini/gemini-delta-stream", "providers/gemini/gemini-partial-args"],
+    // + 48 (faults75, 2026-12-07): the chunk where every candidate has finished, with the usage, ends the
+    // response (a `done`: Gemini sends no end marker), so a body held open after it is cancelled: 8,816 -> 8,863 B
+    budget: BUDGET.chain + 48,
   },
   "openai-responses": {
     stage: "OpenAIResponsesDeltaStream",

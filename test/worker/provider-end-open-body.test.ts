@@ -2,10 +2,10 @@
 // `response.completed`, Bedrock's `metadata`, Cohere's `message-end`, Ollama's `done: true`) or
 // after its in-stream error that ends the stream (Anthropic's `event: error`, OpenAI Responses'
 // `response.failed`, a Bedrock exception message, Gemini's error object, Cohere's `message-end` of
-// ERROR, Ollama's `{"error": ...}` line) is not waited on: the answer ends there, in the protocol's
-// success or error, and the provider's body is cancelled, with no clock of the provider's run out
-// (only the batch window's timers fire here). An OpenAI-compatible error chunk is not an end (the
-// library reads on after it, to the `[DONE]` its servers send).
+// ERROR, Ollama's `{"error": ...}` line, an OpenAI-compatible error chunk) is not waited on: the
+// answer ends there, in the protocol's success or error, and the provider's body is cancelled, with
+// no clock of the provider's run out (only the batch window's timers fire here). Gemini has no end
+// event: its chunk with `finishReason` and the usage is its end.
 // Before, /v1/stream, /v1/ui, /v1/run and AG-UI's success waited for the idle timeout (120 s)
 // with the finish already sent, and a run's next step waited behind it.
 import { describe, expect, it } from "vitest";
@@ -28,6 +28,14 @@ interface Case {
   end?: string | Uint8Array;
   error?: string | Uint8Array;
 }
+/** OpenAI Responses' text delta, for the two Responses servers' cases. */
+const RESPONSES_TEXT = sse("response.output_text.delta", {
+  type: "response.output_text.delta",
+  output_index: 0,
+  item_id: "msg_1",
+  content_index: 0,
+  delta: "Hello.",
+});
 const cases: Case[] = [
   {
     provider: "OpenAI Chat",
@@ -35,18 +43,16 @@ const cases: Case[] = [
     contentType: SSE,
     text: sse(undefined, { choices: [{ index: 0, delta: { content: "Hello." }, finish_reason: null }] }),
     end: `${sse(undefined, { choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}data: [DONE]\n\n`,
+    // vLLM's (and LiteLLM's proxy's) error chunk; test/worker/error-chunk-held-open.test.ts has the other servers'.
+    error: sse(undefined, {
+      error: { message: "The engine died.", type: "InternalServerError", param: null, code: 500 },
+    }),
   },
   {
     provider: "OpenAI Responses",
     model: "openai-responses/gpt-x",
     contentType: SSE,
-    text: sse("response.output_text.delta", {
-      type: "response.output_text.delta",
-      output_index: 0,
-      item_id: "msg_1",
-      content_index: 0,
-      delta: "Hello.",
-    }),
+    text: RESPONSES_TEXT,
     end: sse("response.completed", {
       type: "response.completed",
       response: { id: "resp_1", object: "response", status: "completed", output: [] },
@@ -55,6 +61,14 @@ const cases: Case[] = [
       type: "response.failed",
       response: { id: "resp_1", status: "failed", output: [], error: { code: "server_error", message: "Failed" } },
     }),
+  },
+  {
+    // vLLM's and SGLang's Responses error: a bare `{"error": ...}`, no `type`, no `response.failed` after it.
+    provider: "OpenAI Responses (vLLM)",
+    model: "openai-responses/gpt-x",
+    contentType: SSE,
+    text: RESPONSES_TEXT,
+    error: sse(undefined, { error: { message: "boom", type: "BadRequestError", param: null, code: 400 } }),
   },
   {
     provider: "Anthropic",
@@ -77,7 +91,11 @@ const cases: Case[] = [
     model: "gemini/gemini-x",
     contentType: SSE,
     text: sse(undefined, { candidates: [{ content: { role: "model", parts: [{ text: "Hello." }] }, index: 0 }] }),
-    // Gemini's stream has no end event of its own: only its error is followed here.
+    // No end event of its own: the last chunk has the finish and the usage (every recording's does).
+    end: sse(undefined, {
+      candidates: [{ content: { role: "model", parts: [{ text: "" }] }, finishReason: "STOP", index: 0 }],
+      usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 2, totalTokenCount: 3 },
+    }),
     error: sse(undefined, { error: { code: 503, message: "The model is overloaded.", status: "UNAVAILABLE" } }),
   },
   {

@@ -49,8 +49,8 @@ interface StreamedCall {
  * may repeat its `name`, and close it with a part without `willContinue` (an empty `functionCall`);
  * what such a call keeps is bounded as it grows by the accumulator's `maxArgumentsLength` (past it,
  * a `ToolCallStreamError` of code `arguments-too-large` ends the stream).
- * Gemini sends no ids (`id` is `null` unless a `functionCall.id` comes) and no `[DONE]`: the end
- * of input after a `finishReason` finishes the response.
+ * Gemini sends no ids (`id` is `null` unless a `functionCall.id` comes) and no `[DONE]`: the chunk
+ * where every candidate has finished (not `CONTINUATION`), with the usage, ends the response.
  * A `thoughtSignature` is kept on the call's `providerMetadata`: it must go back next turn. One on
  * another part (Gemini 3 signs a turn without calls in its last part, often an empty text) becomes a
  * `signed` reasoning part with no text, which the next turn puts back on its text part. A server
@@ -102,6 +102,9 @@ export class GeminiDecoder implements ProviderDecoder {
   readonly #grounding: GeminiGrounding | undefined;
   /** Each candidate's latest `continuationToken` (the checkpoints' too), for a `CONTINUATION` finish. */
   readonly #tokens: (string | undefined)[] = [];
+  /** The candidates seen that have not finished yet; whether a finish (or a blocked prompt) was read. */
+  readonly #open = new Set<number>();
+  #finished = false;
 
   /**
    * Creates a decoder for one response that reports through `emit`, bounded by the accumulator's
@@ -171,6 +174,14 @@ export class GeminiDecoder implements ProviderDecoder {
         reason: "content-filter",
         ...(said && { refusal: { explanation: said } }),
       });
+      this.#finished = true;
+    }
+    // No end marker, and a finish means "the model stopped generating tokens": every candidate finished
+    // and the usage read (here or in a trailing chunk) is the end, a body held open after it not waited
+    // on. A `CONTINUATION` is none: the Worker reads its next hop through this decoder.
+    if (this.#finished && !this.#open.size && usage?.totalTokens !== undefined) {
+      this.end();
+      emit({ type: "done" });
     }
   }
 
@@ -181,7 +192,9 @@ export class GeminiDecoder implements ProviderDecoder {
     this.#grounding?.candidate(candidate, choice, emit);
     const token = (this.#tokens[choice] = nonEmptyString(candidate["continuationToken"]) ?? this.#tokens[choice]);
     const reason = nonEmptyString(candidate["finishReason"]);
-    if (reason === undefined) return;
+    if (reason === undefined) return void this.#open.add(choice);
+    this.#open.delete(choice);
+    if (reason !== "CONTINUATION") this.#finished = true;
     // A normal finish ends a streamed call that never got its closing part; any other cuts it, and
     // the accumulator reports it invalid: its arguments were still coming.
     this.#close(choice, emit, reason !== "STOP");

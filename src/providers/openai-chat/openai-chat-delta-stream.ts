@@ -114,8 +114,9 @@ function decodeMessage(
   if (!chunk) return;
   options.onChunk?.(chunk);
   // Groq sends `event: error` with an OpenAI-style body; OpenRouter puts `error` next to choices
-  // (Foundry Local a null one on every healthy chunk, which is no error).
-  const failed = message.event === "error" ? chunk : chunk["error"];
+  // (Foundry Local a null one on every healthy chunk, which is no error); vLLM's servers before
+  // `ErrorInfo` send the error object itself (`object: "error"`).
+  const failed = message.event === "error" || chunk["object"] === "error" ? chunk : chunk["error"];
   if (failed != null) emit(providerError(failed));
   const before = reasoning.model(chunk["model"]);
   const choices = arrayOf(chunk["choices"]);
@@ -129,6 +130,12 @@ function decodeMessage(
   if (usage) emit({ type: "usage", usage });
   const moderation = chunk["moderation"]; // OpenAI's moderated completions: the input's and the answer's results
   if (isRecord(moderation)) emit({ type: "moderation", moderation });
+  // An error ends the response (vLLM, LiteLLM and llama.cpp send `[DONE]` or close next; OpenRouter
+  // its usage in the same chunk): a body held open after it is not waited on.
+  if (failed != null) {
+    reasoning.flush();
+    emit({ type: "done" });
+  }
 }
 
 /** What {@link decodeChoice} does with a chunk {@link FastChunkReader} read: one text delta or argument fragment of choice 0. */

@@ -168,8 +168,9 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
       case "response.incomplete":
       case "response.failed":
         return this.#onEnd(event, type);
-      case "error":
-        return this.#emit(providerError(event));
+      case "error": // a bare `{"error": ...}` (no `type`: vLLM's, SGLang's) is their stream's last: no `response.failed` follows
+        this.#emit(providerError(event));
+        return void (event["type"] ?? this.#emit({ type: "done" }));
       default: // a built-in call's own events (diff, commands), at -1 those of no item (`response.created`)
         this.#builtIns?.event(type, event, this.#indexOf(event) ?? -1);
     }
@@ -290,8 +291,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     if (type === "response.failed" && isRecord(response["error"]))
       this.#emit(providerError(response["error"], "The provider reported that the response failed."));
     const status = nonEmptyString(response["status"]) ?? type.slice("response.".length);
-    // An incomplete response's `incomplete_details.reason` says why: its raw reason, as Chat's finish_reason
-    // (one not in the table, OpenAI's `steered` or a later one, is `other`, not a limit's `length`).
+    // An incomplete response's `incomplete_details.reason` is its raw reason (one not in the table is `other`).
     const why = nonEmptyString((response["incomplete_details"] as Payload | null)?.["reason"]) ?? status;
     const reason = ownValue(RESPONSES_FINISH_REASONS, why) ?? "other";
     this.#emit({ type: "finish", rawReason: why, reason });

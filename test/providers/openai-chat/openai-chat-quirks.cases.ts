@@ -482,14 +482,14 @@ group("OpenAI Chat accumulation rules and provider quirks", (test) => {
     assertEquals(done && "id" in done ? done.id : undefined, null);
   });
 
-  test('an OpenAI-style {"error": ...} payload becomes an error event and the stream goes on', async () => {
+  test('an OpenAI-style {"error": ...} payload becomes an error event that ends the stream: nothing after it is read', async () => {
     const events = await run([
       chatChunk({ content: "a" }),
       { error: { message: "overloaded", code: 503 } },
       chatChunk({ content: "b" }),
       finish("stop"),
     ]);
-    assertEquals(types(events), ["text-delta", "error", "text-delta", "finish"]);
+    assertEquals(types(events), ["text-delta", "error", "abort"]);
     const error = events[1];
     assert(error?.type === "error" && error.error.code === "provider-error", "provider-error");
     assertEquals(error.error.data, { message: "overloaded", code: 503 });
