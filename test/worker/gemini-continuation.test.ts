@@ -55,7 +55,8 @@ function fakeGemini(hops: readonly Hop[]) {
   const bodies: Record<string, unknown>[] = [];
   let aborted = false;
   const encoder = new TextEncoder();
-  const fetch = async (request: Request): Promise<Response> => {
+  const fetch = async (url: string, init: RequestInit): Promise<Response> => {
+    const request = new Request(url, init);
     expect(new URL(request.url).pathname).toBe("/v1beta/models/gemini-3-pro-preview:streamGenerateContent");
     bodies.push((await request.json()) as Record<string, unknown>);
     const hop = hops[Math.min(bodies.length, hops.length) - 1]!;

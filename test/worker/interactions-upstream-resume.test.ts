@@ -37,7 +37,8 @@ function fakeInteractions(cuts: readonly (number | "stall" | undefined)[]) {
   const encoder = new TextEncoder();
   let answers = 0;
   let aborted = false;
-  const fetch = async (request: Request): Promise<Response> => {
+  const fetch = async (input: string, init: RequestInit): Promise<Response> => {
+    const request = new Request(input, init);
     const url = new URL(request.url);
     let from = 0;
     if (request.method === "GET") {

@@ -16,7 +16,8 @@ class ScriptedUpstream {
   readonly cancelled: unknown[] = [];
   constructor(readonly answers: readonly Answer[]) {}
 
-  readonly fetch = async (request: Request): Promise<Response> => {
+  readonly fetch = async (url: string, init: RequestInit): Promise<Response> => {
+    const request = new Request(url, init);
     const n = this.requests.length;
     this.requests.push({ body: (await request.json()) as Record<string, unknown>, signal: request.signal });
     const answer = this.answers[Math.min(n, this.answers.length - 1)]!;

@@ -159,7 +159,8 @@ export class FakeUpstream {
     return new Promise((resolve) => this.#arrived.push(resolve));
   }
 
-  readonly fetch = async (request: Request): Promise<Response> => {
+  readonly fetch = async (url: string, init: RequestInit): Promise<Response> => {
+    const request = new Request(url, init);
     const seen: SeenRequest = { url: request.url, headers: request.headers, body: {}, signal: request.signal };
     this.requests.push(seen);
     this.#arrived.splice(0).forEach((resolve) => resolve(seen));

@@ -1,4 +1,5 @@
 import { HttpError } from "../response/json-error.ts";
+import type { SendRequest } from "../runtime.ts";
 import type { ProviderHttpRequest } from "./providers/upstream-provider.ts";
 import type { ResponseWatch } from "./response-watch.ts";
 import type { WatchedBody } from "./watched-body.ts";
@@ -10,7 +11,7 @@ import { awsErrorType } from "./providers/aws-refusal.ts";
 /** Options of {@link openUpstream}. */
 export interface OpenUpstreamOptions {
   /** Sends the request: the platform's `fetch`, or the replay upstream. */
-  send: (request: Request) => Promise<Response>;
+  send: SendRequest;
   /** `IDLE_TIMEOUT_MS`, named by the 504 of a provider that sent no headers within it (the clocks are `watch`'s). */
   idleTimeoutMs: number;
   /**
@@ -95,9 +96,10 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
   try {
     // Redirects are not followed: key headers such as `x-api-key` would go along to the new host.
     response = await options.send(
+      http.url,
       http.method === "GET"
-        ? new Request(http.url, { method: "GET", headers, signal: request.signal, redirect: "manual" })
-        : new Request(http.url, { method: "POST", headers, body, signal: request.signal, redirect: "manual" }),
+        ? { method: "GET", headers, signal: request.signal, redirect: "manual" }
+        : { method: "POST", headers, body, signal: request.signal, redirect: "manual" },
     );
     // Under the same clocks: a provider that stalls in its error body is cut off as in its headers.
     refusal = await refusalOf(response, request.signal, options.variables?.authRefusal);
