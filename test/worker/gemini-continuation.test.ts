@@ -62,7 +62,8 @@ function fakeGemini(hops: readonly Hop[]) {
     const hop = hops[Math.min(bodies.length, hops.length) - 1]!;
     if ("status" in hop) return Response.json({ error: { code: hop.status, message: "failed" } }, hop);
     const data = hop.chunks.map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`).join("");
-    // The hop's chunks in one read; a stalled connection fails only when the Worker aborts its request.
+    // The hop's chunks in one read; a stalled connection fails only when the Worker aborts its
+    // request, and closes when it cancels the body (over the network, either closes the connection).
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(encoder.encode(data));
@@ -71,6 +72,9 @@ function fakeGemini(hops: readonly Hop[]) {
           aborted = true;
           controller.error(request.signal.reason);
         });
+      },
+      cancel() {
+        aborted = true;
       },
     });
     return new Response(body, { headers: { "content-type": "text/event-stream" } });

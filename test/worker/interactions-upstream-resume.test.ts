@@ -70,6 +70,10 @@ function fakeInteractions(cuts: readonly (number | "stall" | undefined)[]) {
           else request.signal.addEventListener("abort", fail, { once: true });
         });
       },
+      // The Worker's cancel of the body closes the connection, as its abort does over the network.
+      cancel() {
+        aborted = true;
+      },
     });
     return new Response(body, { headers: { "content-type": "text/event-stream" } });
   };
