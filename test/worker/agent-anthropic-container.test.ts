@@ -158,10 +158,11 @@ describe("/v1/stream and /v1/run with Anthropic's container", () => {
       { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 2 } },
       { type: "message_stop" },
     );
-    const fetch = async (request: Request): Promise<Response> => {
+    const fetch = async (url: string, init: RequestInit): Promise<Response> => {
+      const request = new Request(url, init);
       requests.push(await request.clone().json());
       return requests.length === 1
-        ? upstream.fetch(request)
+        ? upstream.fetch(url, init)
         : new Response(done.join(""), { headers: { "content-type": "text/event-stream" } });
     };
     const response = await runRoute(

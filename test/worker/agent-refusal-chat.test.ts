@@ -18,7 +18,8 @@ import { FakeUpstream, ManualTimers, testEnv } from "./support.ts";
 class RefusingFake {
   readonly bodies: { messages: Record<string, unknown>[] }[] = [];
 
-  readonly fetch = async (request: Request): Promise<Response> => {
+  readonly fetch = async (url: string, init: RequestInit): Promise<Response> => {
+    const request = new Request(url, init);
     this.bodies.push((await request.json()) as { messages: Record<string, unknown>[] });
     return new Response(refused, { headers: { "content-type": "text/event-stream" } });
   };

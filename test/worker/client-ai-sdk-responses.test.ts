@@ -25,9 +25,9 @@ function turns(provider: Provider, script: Partial<ScriptedTurn>[]): FakeUpstrea
   const upstream = new FakeUpstream(answers[0]!);
   const fetch = upstream.fetch;
   let next = 0;
-  (upstream as { fetch: typeof fetch }).fetch = (request) => {
+  (upstream as { fetch: typeof fetch }).fetch = (url, init) => {
     upstream.answer = answers[Math.min(next++, answers.length - 1)]!;
-    return fetch(request);
+    return fetch(url, init);
   };
   return upstream;
 }

@@ -27,7 +27,8 @@ const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: "https://provider.te
 /** The Worker in front of an endpoint that answers text and keeps the calls of each body it got. */
 function worker(): { fetch: typeof fetch; sent: unknown[][] } {
   const sent: unknown[][] = [];
-  const upstream = async (request: Request): Promise<Response> => {
+  const upstream = async (url: string, init: RequestInit): Promise<Response> => {
+    const request = new Request(url, init);
     const { messages } = (await request.json()) as { messages: { role: string; tool_calls?: unknown[] }[] };
     sent.push(messages.flatMap((m) => (m.role === "assistant" ? (m.tool_calls ?? []) : [])));
     const chunks = [chatChunk({ role: "assistant", content: "18 degrees." }), chatChunk({}, "stop")];

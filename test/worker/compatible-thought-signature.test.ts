@@ -21,9 +21,13 @@ interface SentCall {
 }
 
 /** The endpoint: a signed call (when `signed`) on the first turn, text once the result came; a 400 for a call sent back unsigned. */
-function scriptedEndpoint(signed = true): { fetch: (request: Request) => Promise<Response>; sent: SentCall[][] } {
+function scriptedEndpoint(signed = true): {
+  fetch: (url: string, init: RequestInit) => Promise<Response>;
+  sent: SentCall[][];
+} {
   const sent: SentCall[][] = [];
-  const fetch = async (request: Request): Promise<Response> => {
+  const fetch = async (url: string, init: RequestInit): Promise<Response> => {
+    const request = new Request(url, init);
     const { messages } = (await request.json()) as { messages: { role: string; tool_calls?: SentCall[] }[] };
     const calls = messages.flatMap((m) => (m.role === "assistant" ? (m.tool_calls ?? []) : []));
     sent.push(calls);

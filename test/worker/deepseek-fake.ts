@@ -22,7 +22,8 @@ export const schema = { type: "object" as const, properties: { query: { type: "s
 export class DeepSeekFake {
   readonly bodies: Record<string, unknown>[] = [];
 
-  readonly fetch = async (request: Request): Promise<Response> => {
+  readonly fetch = async (url: string, init: RequestInit): Promise<Response> => {
+    const request = new Request(url, init);
     const body = (await request.json()) as { messages: Record<string, unknown>[] };
     this.bodies.push(body);
     const missing = body.messages.findIndex(

@@ -200,10 +200,11 @@ describe("early_validation and abort_on_violation", () => {
       ]),
       openAIChunks([chatChunk({ content: "It is 42." }), chatChunk({}, "stop")]),
     ];
-    const fetch = async (request: Request): Promise<Response> => {
+    const fetch = async (url: string, init: RequestInit): Promise<Response> => {
+      const request = new Request(url, init);
       bodies.push((await request.json()) as Record<string, unknown>);
       firstBody.answer = { kind: "sse", chunks: answers[bodies.length - 1]! };
-      return firstBody.fetch(new Request(request.url, { method: "POST", body: "{}", signal: request.signal }));
+      return firstBody.fetch(request.url, { method: "POST", body: "{}", signal: request.signal });
     };
     const handler = createFetchHandler({ fetch, timers: new ManualTimers() });
     const request = new Request("http://localhost:8787/v1/run", {
@@ -281,9 +282,9 @@ describe("early_validation and abort_on_violation", () => {
     const finishes = async (early: boolean) => {
       const upstream = new FakeUpstream({ kind: "sse", chunks: [] });
       let step = 0;
-      const fetch = (request: Request): Promise<Response> => {
+      const fetch = (url: string, init: RequestInit): Promise<Response> => {
         upstream.answer = { kind: "sse", chunks: steps[step++]! };
-        return upstream.fetch(request);
+        return upstream.fetch(url, init);
       };
       const handler = createFetchHandler({ fetch, timers: new ManualTimers() });
       const body = {

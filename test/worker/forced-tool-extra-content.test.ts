@@ -24,9 +24,10 @@ interface SentCall {
 }
 
 /** `search` (signed) then `lookup` (unsigned) whatever the forced tool; a 400 for a step whose first call comes back unsigned. */
-function scriptedEndpoint(): { fetch: (request: Request) => Promise<Response>; refused: string[] } {
+function scriptedEndpoint(): { fetch: (url: string, init: RequestInit) => Promise<Response>; refused: string[] } {
   const refused: string[] = [];
-  const fetch = async (request: Request): Promise<Response> => {
+  const fetch = async (url: string, init: RequestInit): Promise<Response> => {
+    const request = new Request(url, init);
     const { messages } = (await request.json()) as { messages: { role: string; tool_calls?: SentCall[] }[] };
     for (const message of messages.filter((m) => m.role === "assistant")) {
       const first = message.tool_calls?.[0];

@@ -25,10 +25,11 @@ interface Part {
  * the step's signature) and `lookup` (unsigned), whatever the forced tool; a later request whose
  * model step's first function call lacks that signature is a 400, else the answer is text.
  */
-function scriptedGemini(): { fetch: (request: Request) => Promise<Response>; refused: string[] } {
+function scriptedGemini(): { fetch: (url: string, init: RequestInit) => Promise<Response>; refused: string[] } {
   const refused: string[] = [];
   let turn = 0;
-  const fetch = async (request: Request): Promise<Response> => {
+  const fetch = async (url: string, init: RequestInit): Promise<Response> => {
+    const request = new Request(url, init);
     const { contents } = (await request.json()) as { contents: { role: string; parts: Part[] }[] };
     for (const content of contents.filter((c) => c.role === "model")) {
       const first = content.parts.find((part) => part.functionCall);

@@ -55,13 +55,15 @@ function fakeGemini(hops: readonly Hop[]) {
   const bodies: Record<string, unknown>[] = [];
   let aborted = false;
   const encoder = new TextEncoder();
-  const fetch = async (request: Request): Promise<Response> => {
+  const fetch = async (url: string, init: RequestInit): Promise<Response> => {
+    const request = new Request(url, init);
     expect(new URL(request.url).pathname).toBe("/v1beta/models/gemini-3-pro-preview:streamGenerateContent");
     bodies.push((await request.json()) as Record<string, unknown>);
     const hop = hops[Math.min(bodies.length, hops.length) - 1]!;
     if ("status" in hop) return Response.json({ error: { code: hop.status, message: "failed" } }, hop);
     const data = hop.chunks.map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`).join("");
-    // The hop's chunks in one read; a stalled connection fails only when the Worker aborts its request.
+    // The hop's chunks in one read; a stalled connection fails only when the Worker aborts its
+    // request, and closes when it cancels the body (over the network, either closes the connection).
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(encoder.encode(data));
@@ -70,6 +72,9 @@ function fakeGemini(hops: readonly Hop[]) {
           aborted = true;
           controller.error(request.signal.reason);
         });
+      },
+      cancel() {
+        aborted = true;
       },
     });
     return new Response(body, { headers: { "content-type": "text/event-stream" } });

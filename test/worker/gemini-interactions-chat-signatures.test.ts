@@ -50,7 +50,8 @@ const TEXT_TURN = [
 function fakeInteractions(cuts: readonly number[] = []) {
   const bodies: Record<string, unknown>[] = [];
   const refused: string[] = [];
-  const fetch = async (request: Request): Promise<Response> => {
+  const fetch = async (url: string, init: RequestInit): Promise<Response> => {
+    const request = new Request(url, init);
     const body = (await request.json()) as Record<string, unknown>;
     bodies.push(body);
     const steps = (body["input"] as Record<string, unknown>[]).filter((s) => s["type"] === "function_call");
@@ -71,7 +72,7 @@ function fakeInteractions(cuts: readonly number[] = []) {
   return { fetch, bodies, refused };
 }
 
-function client(fetch: (request: Request) => Promise<Response>): OpenAI {
+function client(fetch: (url: string, init: RequestInit) => Promise<Response>): OpenAI {
   const handler = createFetchHandler({ fetch, timers: new ManualTimers() });
   return new OpenAI({
     baseURL: "http://localhost:8787/v1",

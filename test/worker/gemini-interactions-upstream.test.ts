@@ -65,7 +65,8 @@ describe("POST /v1/stream with provider gemini-interactions", () => {
 /** An upstream that answers its n-th request with `answers[n]`, keeping each request's body. */
 function scripted(answers: readonly string[]) {
   const bodies: Record<string, unknown>[] = [];
-  const fetch = async (request: Request): Promise<Response> => {
+  const fetch = async (url: string, init: RequestInit): Promise<Response> => {
+    const request = new Request(url, init);
     bodies.push((await request.json()) as Record<string, unknown>);
     const body = answers[Math.min(bodies.length - 1, answers.length - 1)]!;
     return new Response(body, { headers: { "content-type": "text/event-stream" } });

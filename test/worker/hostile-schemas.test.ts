@@ -88,7 +88,7 @@ describe("a costly schema on one response never holds the pooled object", () => 
       }),
     ];
     let next = 0;
-    const fetch = (request: Request): Promise<Response> => upstreams[next++]!.fetch(request);
+    const fetch = (url: string, init: RequestInit): Promise<Response> => upstreams[next++]!.fetch(url, init);
     await runInDurableObject(stub, (instance: ResponseBuffer) =>
       instance.useRuntime(
         { fetch, timers: new ManualTimers() },

@@ -37,7 +37,8 @@ function fakeInteractions(cuts: readonly (number | "stall" | undefined)[]) {
   const encoder = new TextEncoder();
   let answers = 0;
   let aborted = false;
-  const fetch = async (request: Request): Promise<Response> => {
+  const fetch = async (input: string, init: RequestInit): Promise<Response> => {
+    const request = new Request(input, init);
     const url = new URL(request.url);
     let from = 0;
     if (request.method === "GET") {
@@ -68,6 +69,10 @@ function fakeInteractions(cuts: readonly (number | "stall" | undefined)[]) {
           if (request.signal.aborted) fail();
           else request.signal.addEventListener("abort", fail, { once: true });
         });
+      },
+      // The Worker's cancel of the body closes the connection, as its abort does over the network.
+      cancel() {
+        aborted = true;
       },
     });
     return new Response(body, { headers: { "content-type": "text/event-stream" } });

@@ -68,7 +68,8 @@ describe.skipIf(!recordingsAvailable)("the replay upstream (no provider key)", (
     it(`${provider}: the replay upstream answers ${contentType}, one recorded message per chunk, as the provider frames them`, async () => {
       for (const recording of upstreamProviders[provider].recordings) {
         const response = await replayUpstream(recording, { delayMs: 0, timers: new ManualTimers() })(
-          new Request("https://replay.test/", { method: "POST" }),
+          "https://replay.test/",
+          { method: "POST" },
         );
         expect(response.headers.get("content-type")).toBe(contentType);
         const chunks = await chunksOf(response);

@@ -187,7 +187,7 @@ async function twoInOneObject() {
     }),
   ];
   let next = 0;
-  const fetch = (request: Request): Promise<Response> => upstreams[next++]!.fetch(request);
+  const fetch = (url: string, init: RequestInit): Promise<Response> => upstreams[next++]!.fetch(url, init);
   await runInDurableObject(stub, (instance: ResponseBuffer) =>
     // Every chunk written as it comes (no write window on this manual clock).
     instance.useRuntime(
@@ -321,7 +321,8 @@ describe("the expiry alarm and a run being retried", () => {
         return { counted: true };
       },
     };
-    const model = async (request: Request): Promise<Response> => {
+    const model = async (url: string, init: RequestInit): Promise<Response> => {
+      const request = new Request(url, init);
       const { messages } = (await request.json()) as { messages: Array<{ role: string }> };
       const chunks = messages.some((message) => message.role === "tool")
         ? openAIChunks([chatChunk({ content: "Counted." }), chatChunk({}, "stop")])
@@ -355,10 +356,10 @@ describe("the expiry alarm and a run being retried", () => {
     let asked = false;
     let answer = (): void => {};
     const answered = new Promise<void>((resolve) => (answer = resolve));
-    const held = async (request: Request): Promise<Response> => {
+    const held = async (url: string, init: RequestInit): Promise<Response> => {
       asked = true;
       await answered;
-      return model(request);
+      return model(url, init);
     };
     await runInDurableObject(fresh, (instance: ResponseBuffer) =>
       instance.useRuntime({ fetch: held, timers: new ManualTimers() }, liveOpenAI, { count }),

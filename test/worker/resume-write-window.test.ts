@@ -38,7 +38,8 @@ async function windowed() {
   const id = newTestResponseId();
   const stub = objectOf(id);
   let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const fetch = async (request: Request): Promise<Response> => {
+  const fetch = async (url: string, init: RequestInit): Promise<Response> => {
+    const request = new Request(url, init);
     await request.text();
     const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
     return new Response(body, { headers: { "content-type": "text/event-stream" } });

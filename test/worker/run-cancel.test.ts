@@ -16,9 +16,13 @@ class ScriptedUpstream {
   readonly cancelled: unknown[] = [];
   constructor(readonly answers: readonly Answer[]) {}
 
-  readonly fetch = async (request: Request): Promise<Response> => {
+  readonly fetch = async (url: string, init: RequestInit): Promise<Response> => {
+    const request = new Request(url, init);
     const n = this.requests.length;
-    this.requests.push({ body: (await request.json()) as Record<string, unknown>, signal: request.signal });
+    // Aborted when the provider would see the request end: its signal, or its body cancelled (support.ts).
+    const closed = new AbortController();
+    const signal = AbortSignal.any([request.signal, closed.signal]);
+    this.requests.push({ body: (await request.json()) as Record<string, unknown>, signal });
     const answer = this.answers[Math.min(n, this.answers.length - 1)]!;
     if ("status" in answer) return new Response("provider detail", { status: answer.status });
     let next = 0;
@@ -30,7 +34,10 @@ class ScriptedUpstream {
           if (answer.then === "stall") return new Promise<void>(() => {});
           controller.close();
         },
-        cancel: (reason) => void this.cancelled.push(reason),
+        cancel: (reason) => {
+          this.cancelled.push(reason);
+          closed.abort(reason);
+        },
       },
       { highWaterMark: 0 },
     );

@@ -55,7 +55,8 @@ type Provider = keyof typeof wire;
 /** Runs `body` against a model that calls `name` whenever its request forces a call, and answers otherwise. */
 async function run(provider: Provider, body: Record<string, unknown>, name = "calculate") {
   const requests: Record<string, unknown>[] = [];
-  const upstream = async (request: Request): Promise<Response> => {
+  const upstream = async (url: string, init: RequestInit): Promise<Response> => {
+    const request = new Request(url, init);
     const sent = (await request.json()) as Record<string, unknown>;
     requests.push(sent);
     const model = wire[provider];

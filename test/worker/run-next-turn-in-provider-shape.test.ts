@@ -24,7 +24,8 @@ class ScriptedUpstream {
   readonly requests: { url: string; headers: Headers; text: string; body: Record<string, unknown> }[] = [];
   constructor(readonly answers: readonly Answer[]) {}
 
-  readonly fetch = async (request: Request): Promise<Response> => {
+  readonly fetch = async (url: string, init: RequestInit): Promise<Response> => {
+    const request = new Request(url, init);
     const answer = this.answers[Math.min(this.requests.length, this.answers.length - 1)]!;
     const text = await request.text();
     this.requests.push({

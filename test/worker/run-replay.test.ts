@@ -37,7 +37,8 @@ function recordingUpstream(conversation: RecordedConversation) {
   const bodies: Record<string, unknown>[] = [];
   return {
     bodies,
-    fetch: async (request: Request): Promise<Response> => {
+    fetch: async (url: string, init: RequestInit): Promise<Response> => {
+      const request = new Request(url, init);
       bodies.push((await request.json()) as Record<string, unknown>);
       const step = conversation.steps[Math.min(bodies.length, conversation.steps.length) - 1]!;
       return new Response(step.response, { headers: { "content-type": "text/event-stream" } });

@@ -35,7 +35,8 @@ const countCall = (index: number, id: string, args: string) =>
   chatChunk({ tool_calls: [{ index, id, function: { name: "count", arguments: args } }] });
 
 /** The model: step 1 calls `count` twice, step 2 (the results sent back) answers. */
-async function model(request: Request): Promise<Response> {
+async function model(url: string, init: RequestInit): Promise<Response> {
+  const request = new Request(url, init);
   const { messages } = (await request.json()) as { messages: Array<{ role: string }> };
   const answered = messages.some((message) => message.role === "tool");
   const chunks = answered

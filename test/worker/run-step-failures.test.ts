@@ -42,7 +42,8 @@ const FAILURES: { label: string; answer: () => Response }[] = [
 /** A client `fetch` to the Worker, whose provider answers step 1 with the call and step 2 with `second`. */
 function clientFetch(second: () => Response): { fetch: typeof fetch; calls: () => number } {
   let calls = 0;
-  const upstream = async (request: Request): Promise<Response> => {
+  const upstream = async (url: string, init: RequestInit): Promise<Response> => {
+    const request = new Request(url, init);
     await request.text();
     if (calls++ === 0) return new Response(calculate, { headers: { "content-type": "text/event-stream" } });
     return second();

@@ -13,7 +13,7 @@ const SSE = { "content-type": "text/event-stream" };
 /** Step 1 calls `calculate`; step 2 is refused with `status`, `headers` and a body that must not show. */
 function model(status: number, headers: Record<string, string> = {}) {
   let calls = 0;
-  return async (_request: Request): Promise<Response> => {
+  return async (_url: string, _init: RequestInit): Promise<Response> => {
     if (++calls === 1)
       return new Response(
         openAIChunks([

@@ -369,12 +369,10 @@ describe("the scripted model answers from the results the request carries", () =
       expect(answerFrom(transcript.calls, transcript.results)).toBe(expected);
 
       const send = scriptedModel(provider, { delayMs: 0, timers: new ManualTimers(), now: () => NOW });
-      const response = await send(
-        new Request("https://provider.test/v1/models/test-model:stream", {
-          method: "POST",
-          body: JSON.stringify(body),
-        }),
-      );
+      const response = await send("https://provider.test/v1/models/test-model:stream", {
+        method: "POST",
+        body: JSON.stringify(body),
+      });
       expect(response.headers.get("x-replay-recording")).toBe("scripted-model");
       const events: ToolCallEvent[] = [];
       for await (const event of streamToolCalls(response, { provider })) events.push(event);
@@ -399,8 +397,8 @@ describe("the scripted model answers from the results the request carries", () =
       `This is the Worker's scripted model, which answers when no provider key is set. It calls the Worker's tools for arithmetic ("What is 17% of 230?"). Set a provider key to talk to a real model.`,
     );
     const send = scriptedModel("anthropic", { delayMs: 0, timers: new ManualTimers(), now: () => NOW });
-    const request = () =>
-      new Request("https://provider.test/v1/messages", {
+    const request = (): Promise<Response> =>
+      send("https://provider.test/v1/messages", {
         method: "POST",
         body: JSON.stringify({
           model: "m",
@@ -408,7 +406,7 @@ describe("the scripted model answers from the results the request carries", () =
           tools: [{ name: "calculate" }],
         }),
       });
-    expect(await (await send(request())).text()).toBe(await (await send(request())).text());
+    expect(await (await request()).text()).toBe(await (await request()).text());
   });
 });
 

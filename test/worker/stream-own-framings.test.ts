@@ -89,9 +89,10 @@ function chunked(body: Uint8Array, size: number): Uint8Array[] {
 /** A fetch that keeps each request's body text as sent (what a signature covers) before the fake reads it. */
 function keepingBodies(upstream: FakeUpstream) {
   const texts: string[] = [];
-  const fetch = async (request: Request): Promise<Response> => {
+  const fetch = async (url: string, init: RequestInit): Promise<Response> => {
+    const request = new Request(url, init);
     texts.push(await request.clone().text());
-    return upstream.fetch(request);
+    return upstream.fetch(url, init);
   };
   return { texts, fetch };
 }

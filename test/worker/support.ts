@@ -102,6 +102,10 @@ export interface SeenRequest {
   url: string;
   headers: Headers;
   body: Record<string, unknown>;
+  /**
+   * Aborted once the provider would see the request end: its signal aborted, or its body
+   * cancelled (over the network, either closes the connection: bench/load/provider-release.ts).
+   */
   signal: AbortSignal;
 }
 
@@ -159,8 +163,11 @@ export class FakeUpstream {
     return new Promise((resolve) => this.#arrived.push(resolve));
   }
 
-  readonly fetch = async (request: Request): Promise<Response> => {
-    const seen: SeenRequest = { url: request.url, headers: request.headers, body: {}, signal: request.signal };
+  readonly fetch = async (url: string, init: RequestInit): Promise<Response> => {
+    const request = new Request(url, init);
+    const closed = new AbortController();
+    const signal = AbortSignal.any([request.signal, closed.signal]);
+    const seen: SeenRequest = { url: request.url, headers: request.headers, body: {}, signal };
     this.requests.push(seen);
     this.#arrived.splice(0).forEach((resolve) => resolve(seen));
     seen.body = await request.json();
@@ -177,13 +184,13 @@ export class FakeUpstream {
         status: answer.status,
         headers: answer.headers ?? {},
       });
-    return new Response(this.#body(answer), {
+    return new Response(this.#body(answer, closed), {
       status: answer.status ?? 200,
       headers: answer.headers ?? { "content-type": "text/event-stream" },
     });
   };
 
-  #body(answer: Extract<UpstreamAnswer, { kind: "sse" }>): ReadableStream<Uint8Array> {
+  #body(answer: Extract<UpstreamAnswer, { kind: "sse" }>, closed: AbortController): ReadableStream<Uint8Array> {
     const encoder = new TextEncoder();
     let next = 0;
     /** One pull: the next chunk (a fresh copy: a byte stream's enqueue takes its buffer), or the scripted end. */
@@ -219,6 +226,7 @@ export class FakeUpstream {
     const cancel = (reason: unknown): void => {
       cancelled = true;
       this.cancelled = { reason };
+      closed.abort(reason);
     };
     // A byte stream is what a real fetch body is: the chain reads it with large (BYOB) reads.
     if (answer.bytes)

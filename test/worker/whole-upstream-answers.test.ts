@@ -118,7 +118,8 @@ describe("POST /v1/run with an upstream that answers each step whole", () => {
   for (const early of [false, true])
     it(`runs the first step's call and reads the second step's text (each body read as one message; early_validation: ${early})`, async () => {
       let step = 0;
-      const fetch = async (request: Request): Promise<Response> => {
+      const fetch = async (url: string, init: RequestInit): Promise<Response> => {
+        const request = new Request(url, init);
         await request.text();
         const answer = JSON.stringify(RUN_STEPS[Math.min(step++, 1)], null, 2);
         return new Response(answer, { headers: { "content-type": "application/json" } });

@@ -1,4 +1,5 @@
 import { HttpError } from "../response/json-error.ts";
+import type { SendRequest } from "../runtime.ts";
 import type { ProviderHttpRequest } from "./providers/upstream-provider.ts";
 import type { ResponseWatch } from "./response-watch.ts";
 import type { WatchedBody } from "./watched-body.ts";
@@ -10,7 +11,7 @@ import { awsErrorType } from "./providers/aws-refusal.ts";
 /** Options of {@link openUpstream}. */
 export interface OpenUpstreamOptions {
   /** Sends the request: the platform's `fetch`, or the replay upstream. */
-  send: (request: Request) => Promise<Response>;
+  send: SendRequest;
   /** `IDLE_TIMEOUT_MS`, named by the 504 of a provider that sent no headers within it (the clocks are `watch`'s). */
   idleTimeoutMs: number;
   /**
@@ -95,9 +96,10 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
   try {
     // Redirects are not followed: key headers such as `x-api-key` would go along to the new host.
     response = await options.send(
+      http.url,
       http.method === "GET"
-        ? new Request(http.url, { method: "GET", headers, signal: request.signal, redirect: "manual" })
-        : new Request(http.url, { method: "POST", headers, body, signal: request.signal, redirect: "manual" }),
+        ? { method: "GET", headers, signal: request.signal, redirect: "manual" }
+        : { method: "POST", headers, body, signal: request.signal, redirect: "manual" },
     );
     // Under the same clocks: a provider that stalls in its error body is cut off as in its headers.
     refusal = await refusalOf(response, request.signal, options.variables?.authRefusal);
@@ -124,7 +126,7 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
   // A stream that can be resumed upstream (Gemini Interactions) goes on from its last event when the connection drops.
   const { resume } = http;
   // The resuming body keeps a cut event's bytes across reads: its chunks are never reused.
-  const watched = watch.body(response.body, () => request.abort(RELEASED), options.reuse === true && !resume);
+  const watched = watch.body(response.body, RELEASE, options.reuse === true && !resume);
   // The library's resuming body: never after the watch's clocks ran out (a ToolCallStreamError) or the reader stopped.
   return resume
     ? geminiInteractionsResumingBody(watched, { reopen: (point) => openUpstream(resume(point), options) })
@@ -132,14 +134,13 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
 }
 
 /**
- * The reason a provider request is aborted with once its body is no longer read (the chain let go at
- * the provider's end, the client left, a clock ran out mid-read). A string, as nothing reads it (the
- * body is cancelled at the same time): an abort without a reason has the platform build an
- * `AbortError` and its stack, and an error object as the reason is turned into the platform's own
- * exception, each on every request (in workerd, `AbortController.abort` 57,600 instructions, 51,300
- * with a `DOMException`, 25,600 with this string; bench/load/stored-callgrind.ts).
+ * What is done to the provider request once its body is no longer read (the chain let go at the
+ * provider's end, the client left, a clock ran out mid-read): nothing but the watch's cancel of the
+ * body, which in workerd closes the provider's connection before the answer reaches the client, as
+ * an abort of the fetch does (bench/load/provider-release.ts); the abort cost 25,600 instructions a
+ * request more (`runAbortSteps`). The client's own signal still aborts the request.
  */
-const RELEASED = "The provider's body is no longer read.";
+const RELEASE = (): void => {};
 
 function statusError(
   response: Response,

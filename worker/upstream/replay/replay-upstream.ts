@@ -1,4 +1,4 @@
-import { sleep, type Timers } from "../../runtime.ts";
+import { type SendRequest, sleep, type Timers } from "../../runtime.ts";
 import { replayDelay } from "./pacing.ts";
 import { recordingChunks, type Recording } from "./recording.ts";
 
@@ -16,10 +16,19 @@ export interface ReplayOptions {
  * message), paced like a model. Like a real body, it stops when the request's signal aborts or
  * the reader cancels.
  */
-export function replayUpstream(recording: Recording, options: ReplayOptions): (request: Request) => Promise<Response> {
-  return async (request) =>
-    replayEvents(recording.name, recordingChunks(recording), request.signal, options, recording.contentType);
+export function replayUpstream(recording: Recording, options: ReplayOptions): SendRequest {
+  return async (_url, init) =>
+    replayEvents(
+      recording.name,
+      recordingChunks(recording),
+      init.signal ?? UNCANCELLED,
+      options,
+      recording.contentType,
+    );
 }
+
+/** The signal of a request sent without one (the Worker always gives one). */
+const UNCANCELLED = new AbortController().signal;
 
 /**
  * A `200` response whose body is `chunks` (one enqueue each), paced like a model and

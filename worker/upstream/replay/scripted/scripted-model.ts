@@ -25,7 +25,7 @@
 import type { Provider } from "../../../../src/index.ts";
 import { HttpError } from "../../../response/json-error.ts";
 import { logUnexpected } from "../../../response/log-error.ts";
-import type { Timers } from "../../../runtime.ts";
+import type { SendRequest, Timers } from "../../../runtime.ts";
 import { replayEvents } from "../replay-upstream.ts";
 import { answerFrom, helpText, toolPlan } from "./answers.ts";
 import { Dice, seedOf, tokens } from "./pieces.ts";
@@ -50,12 +50,10 @@ export interface ScriptedModelOptions {
 }
 
 /** A stand-in for `fetch` that answers `provider`'s requests as the scripted model. */
-export function scriptedModel(
-  provider: Provider,
-  options: ScriptedModelOptions,
-): (request: Request) => Promise<Response> {
+export function scriptedModel(provider: Provider, options: ScriptedModelOptions): SendRequest {
   const now = options.now ?? Date.now;
-  return async (request) => {
+  return async (url, init) => {
+    const request = new Request(url, init);
     const text = await request.text();
     let body: unknown;
     try {
