@@ -52,7 +52,8 @@ export function batchReader<T>(stream: ReadableStream<T>): BatchReader<T> {
  * array on or ended (the stream's `pull`).
  */
 export class BatchChannel<T> {
-  #controller!: ReadableStreamDefaultController<T>;
+  /** The stream's controller; none for a {@link BatchChannel.source}, which has no stream. */
+  #controller: ReadableStreamDefaultController<T> | undefined;
   #stream!: ReadableStream<T>;
   /** The direct reader, once there is one: it takes every array. */
   #direct: DirectReader<T> | undefined;
@@ -70,7 +71,7 @@ export class BatchChannel<T> {
   /** Passes one array on. */
   readonly emit = (batch: T): void => {
     if (this.#direct) this.#direct.deliver(batch);
-    else this.#controller.enqueue(batch);
+    else this.#controller!.enqueue(batch);
   };
 
   /** The chain ended: no more arrays. */
@@ -105,9 +106,26 @@ export class BatchChannel<T> {
     return stream;
   }
 
+  /**
+   * The arrays with no stream at all, for a reader that never hands a stream on: `open` runs now
+   * (a stream's `start`; `pull` waits for it), `cancel` once, unless the chain ended first.
+   */
+  source(open: () => Promise<void>, cancel: (reason: unknown) => Promise<void>): BatchReader<T> {
+    const lock = {
+      cancel: (reason: unknown): Promise<void> => {
+        if (this.#closed) return Promise.resolve();
+        this.#closed = true;
+        return cancel(reason);
+      },
+    };
+    this.#direct = new DirectReader(this, lock);
+    open().catch(() => undefined); // a failed open fails the first read, whose pull awaits it
+    return this.#direct;
+  }
+
   /** A direct reader, when the stream is open, holds nothing, has no pull running and no reader. */
   reader(): DirectReader<T> | undefined {
-    if (this.#closed || this.#pulling || this.#stream.locked || this.#controller.desiredSize !== 0) return undefined;
+    if (this.#closed || this.#pulling || this.#stream.locked || this.#controller!.desiredSize !== 0) return undefined;
     this.#direct = new DirectReader(this, this.#stream.getReader());
     channels.delete(this.#stream); // locked to its one reader: no other takes the channel
     return this.#direct;
@@ -122,6 +140,7 @@ export class BatchChannel<T> {
   fail(error: unknown): void {
     if (this.#closed) return;
     this.#closed = true;
+    if (!this.#controller) return;
     channels.delete(this.#stream);
     this.#controller.error(error);
   }
@@ -129,6 +148,7 @@ export class BatchChannel<T> {
   #closeController(): void {
     if (this.#closed) return;
     this.#closed = true;
+    if (!this.#controller) return;
     channels.delete(this.#stream);
     this.#controller.close();
   }
@@ -137,8 +157,8 @@ export class BatchChannel<T> {
 /** The reader of {@link batchReader} for a stream of `streamToolCallBatches`. */
 class DirectReader<T> implements BatchReader<T> {
   readonly #channel: BatchChannel<T>;
-  /** The stream's own reader: it holds the lock, and cancels through the stream. */
-  readonly #lock: ReadableStreamDefaultReader<T>;
+  /** The stream's own reader (it holds the lock, and cancels through the stream), or a source's cancel. */
+  readonly #lock: Pick<ReadableStreamDefaultReader<T>, "cancel">;
   /** Arrays passed on while no `read` waited. */
   readonly #queue: T[] = [];
   readonly #waiters: Waiter<T>[] = [];
@@ -146,7 +166,7 @@ class DirectReader<T> implements BatchReader<T> {
   #state: "open" | "closed" | "errored" = "open";
   #error: unknown;
 
-  constructor(channel: BatchChannel<T>, lock: ReadableStreamDefaultReader<T>) {
+  constructor(channel: BatchChannel<T>, lock: Pick<ReadableStreamDefaultReader<T>, "cancel">) {
     this.#channel = channel;
     this.#lock = lock;
   }

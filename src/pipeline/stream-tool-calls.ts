@@ -22,7 +22,8 @@ import { hintedFraming, withProviderHint } from "./provider-hint.ts";
 import { wholeFraming, withWholeResponses } from "./whole-responses.ts";
 import { sdkChunks } from "./sdk-chunks.ts";
 import type { StreamToolCallBatchesOptions, StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
-import { toolCallBatchStream, toolCallEventStream } from "./tool-call-streams.ts";
+import { toolCallBatchSource, toolCallBatchStream, toolCallEventStream } from "./tool-call-streams.ts";
+import type { BatchReader } from "./batch-channel.ts";
 
 // The reader of the arrays that takes them from the chain directly.
 export { batchReader, type BatchReader } from "./batch-channel.ts";
@@ -102,6 +103,30 @@ export function streamToolCallBatches<const Tools extends readonly ToolDefinitio
 ): ReadableStream<TypedToolCallEvent<Tools>[]> {
   const protocol = protocolOf(options.provider);
   return toolCallBatchStream<Tools>(
+    protocol,
+    framingOf(protocol, options.provider),
+    readable(input),
+    withPlugins(options),
+  );
+}
+
+/**
+ * {@link streamToolCallBatches}' arrays read with no stream: `batchReader(streamToolCallBatches(input, options))`
+ * (the same `read`, and a `cancel` that stops the body at once) without the stream it would
+ * lock and never hand on, which is a native object to make per response in a server's runtime.
+ *
+ * @example
+ * ```ts
+ * const reader = readToolCallBatches(await fetch(url, init), { provider: "openai" });
+ * for (let read = await reader.read(); !read.done; read = await reader.read()) send(read.value);
+ * ```
+ */
+export function readToolCallBatches<const Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]>(
+  input: ChainInput,
+  options: StreamToolCallBatchesOptions<Tools> = {},
+): BatchReader<TypedToolCallEvent<Tools>[]> {
+  const protocol = protocolOf(options.provider);
+  return toolCallBatchSource<Tools>(
     protocol,
     framingOf(protocol, options.provider),
     readable(input),

@@ -6,7 +6,7 @@ import type { ToolCallEvent } from "../shared/events.ts";
 import { settlesSoon } from "../shared/settles-soon.ts";
 import { chainOptions } from "./chain-options.ts";
 import { ChainPump, type ChainInput } from "./chain-pump.ts";
-import { BatchChannel } from "./batch-channel.ts";
+import { BatchChannel, type BatchReader } from "./batch-channel.ts";
 import { EventChannel } from "./event-channel.ts";
 import type { StreamToolCallBatchesOptions, StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
 import { platformTimers } from "../shared/timers.ts";
@@ -112,6 +112,37 @@ export function toolCallBatchStream<const Tools extends readonly ToolDefinition[
   input: ChainInput,
   options: ProtocolBatchOptions<Tools> = {},
 ): ReadableStream<TypedToolCallEvent<Tools>[]> {
+  const { channel, open, cancel } = batchChain(protocol, framing, input, options);
+  // `batchReader` reads the arrays without a read of the stream per array (see BatchChannel).
+  return channel.stream(open, cancel) as ReadableStream<TypedToolCallEvent<Tools>[]>;
+}
+
+/**
+ * {@link toolCallBatchStream}'s arrays with no stream: the same chain, read as `batchReader`
+ * reads its stream (its `start` now, its pulls on `read`, `cancel` at once).
+ *
+ * @example
+ * ```ts
+ * const reader = toolCallBatchSource(anthropicProtocol, TextFraming, response, { batchWindowMs: 25 });
+ * ```
+ */
+export function toolCallBatchSource<const Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]>(
+  protocol: ProviderProtocol,
+  framing: FramingClass,
+  input: ChainInput,
+  options: ProtocolBatchOptions<Tools> = {},
+): BatchReader<TypedToolCallEvent<Tools>[]> {
+  const { channel, open, cancel } = batchChain(protocol, framing, input, options);
+  return channel.source(open, cancel) as BatchReader<TypedToolCallEvent<Tools>[]>;
+}
+
+/** The channel of a chain of arrays, and its `start` and `cancel`. */
+function batchChain(
+  protocol: ProviderProtocol,
+  framing: FramingClass,
+  input: ChainInput,
+  options: ProtocolBatchOptions<readonly ToolDefinition[]>,
+): { channel: BatchChannel<ToolCallEvent[]>; open: () => Promise<void>; cancel: (reason: unknown) => Promise<void> } {
   const stepwise = !!options.partialArguments;
   const chain = chainOptions(options);
   const windowMs = options.batchWindowMs ?? 0;
@@ -185,24 +216,22 @@ export function toolCallBatchStream<const Tools extends readonly ToolDefinition[
     if (windowMs > 0) lastPassed = now();
     channel.emit(out);
   };
-  // `batchReader` reads the arrays without a read of the stream per array (see BatchChannel).
-  return channel.stream(
-    () => {
-      const emit = (event: ToolCallEvent): void => {
-        enqueued++;
-        batch.push(event);
-      };
-      const close = (): void => {
-        flush();
-        channel.close();
-      };
-      pump = new ChainPump(input, protocol, options.framing ?? framing, chain, emit, close, options.signal);
-      ready = pump.start().then(() => void (started = true));
-      return ready;
-    },
-    (reason) => {
-      clear();
-      return pump.cancel(reason);
-    },
-  ) as ReadableStream<TypedToolCallEvent<Tools>[]>;
+  const open = (): Promise<void> => {
+    const emit = (event: ToolCallEvent): void => {
+      enqueued++;
+      batch.push(event);
+    };
+    const close = (): void => {
+      flush();
+      channel.close();
+    };
+    pump = new ChainPump(input, protocol, options.framing ?? framing, chain, emit, close, options.signal);
+    ready = pump.start().then(() => void (started = true));
+    return ready;
+  };
+  const cancel = (reason: unknown): Promise<void> => {
+    clear();
+    return pump.cancel(reason);
+  };
+  return { channel, open, cancel };
 }

@@ -1,7 +1,13 @@
 // batchReader: the arrays of streamToolCallBatches taken from the chain directly, answered as the
 // stream's own reader answers them (every recording re-chunked: stream-tool-call-batches.cases.ts;
-// the write window's timer: batch-window.cases.ts).
-import { batchReader, type BatchReader, streamToolCallBatches, type ToolCallEvent } from "../../src/index.ts";
+// the write window's timer: batch-window.cases.ts), and readToolCallBatches, the same with no stream.
+import {
+  batchReader,
+  type BatchReader,
+  readToolCallBatches,
+  streamToolCallBatches,
+  type ToolCallEvent,
+} from "../../src/index.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { eventually, recordingSource } from "../support/sources.ts";
 import { bytes, fromChunks, twoCallsChunks } from "../support/streams.ts";
@@ -47,16 +53,22 @@ group("batchReader over streamToolCallBatches", (test) => {
   });
 
   test("cancel while a read waits on the body: the read is answered done at once and the body cancelled with the reason", async () => {
-    const source = openSource<Uint8Array>();
-    const reader = batchReader(streamToolCallBatches(source.stream, { provider: "openai" }));
-    source.push(twoCallsChunks()[0]!);
-    assertEquals(typesOf((await reader.read()).value), ["tool-call-start", "tool-call-delta"]);
-    // The body has nothing more: this read waits on it.
-    const waiting = reader.read();
-    await reader.cancel("client left");
-    assertEquals(await waiting, { done: true, value: undefined });
-    assertEquals(source.cancelled, { reason: "client left" });
-    assertEquals(await reader.read(), { done: true, value: undefined }, "done after the cancel");
+    const readers = [
+      (body: ReadableStream<Uint8Array>) => batchReader(streamToolCallBatches(body, { provider: "openai" })),
+      (body: ReadableStream<Uint8Array>) => readToolCallBatches(body, { provider: "openai" }),
+    ];
+    for (const open of readers) {
+      const source = openSource<Uint8Array>();
+      const reader = open(source.stream);
+      source.push(twoCallsChunks()[0]!);
+      assertEquals(typesOf((await reader.read()).value), ["tool-call-start", "tool-call-delta"]);
+      // The body has nothing more: this read waits on it.
+      const waiting = reader.read();
+      await reader.cancel("client left");
+      assertEquals(await waiting, { done: true, value: undefined });
+      assertEquals(source.cancelled, { reason: "client left" });
+      assertEquals(await reader.read(), { done: true, value: undefined }, "done after the cancel");
+    }
   });
 
   test("reads asked for many at once are answered in order, then done", async () => {
@@ -71,15 +83,21 @@ group("batchReader over streamToolCallBatches", (test) => {
   });
 
   test("the signal while reading: the abort comes, then the end, and the body is cancelled", async () => {
-    const controller = new AbortController();
-    const source = recordingSource(twoCallsChunks());
-    const reader = batchReader(streamToolCallBatches(source.stream, { provider: "openai", signal: controller.signal }));
-    await reader.read();
-    controller.abort();
-    const rest: string[] = [];
-    for (let r = await reader.read(); !r.done; r = await reader.read()) rest.push(...typesOf(r.value));
-    assertEquals(rest.at(-1), "abort");
-    await eventually(() => source.cancelled !== undefined, "the body was cancelled");
+    for (const direct of [false, true]) {
+      const controller = new AbortController();
+      const source = recordingSource(twoCallsChunks());
+      const options = { provider: "openai", signal: controller.signal } as const;
+      // readToolCallBatches: the same with no stream.
+      const reader = direct
+        ? readToolCallBatches(source.stream, options)
+        : batchReader(streamToolCallBatches(source.stream, options));
+      await reader.read();
+      controller.abort();
+      const rest: string[] = [];
+      for (let r = await reader.read(); !r.done; r = await reader.read()) rest.push(...typesOf(r.value));
+      assertEquals(rest.at(-1), "abort");
+      await eventually(() => source.cancelled !== undefined, "the body was cancelled");
+    }
   });
 
   test("a stream read in part by its own reader, then by batchReader: it goes on from the next array", async () => {
@@ -132,5 +150,41 @@ group("batchReader over streamToolCallBatches", (test) => {
     assertEquals(new TextDecoder().decode((await reader.read()).value), "a");
     await reader.cancel();
     assertEquals(await reader.read(), { done: true, value: undefined });
+  });
+});
+
+group("readToolCallBatches: the arrays with no stream", (test) => {
+  const batchesOf = (
+    body: ReadableStream<Uint8Array>,
+    direct: boolean,
+  ): BatchReader<ToolCallEvent[]> =>
+    direct
+      ? readToolCallBatches(body, { provider: "openai" })
+      : batchReader(streamToolCallBatches(body, { provider: "openai" }));
+
+  test("the same arrays after the same chunks of the body, and the same end, as batchReader over the stream", async () => {
+    const trace = async (direct: boolean, error?: Error): Promise<string[]> => {
+      const source = recordingSource(twoCallsChunks().slice(0, error ? 2 : undefined), error);
+      const reader = batchesOf(source.stream, direct);
+      const out: string[] = [];
+      for (let r = await reader.read(); !r.done; r = await reader.read())
+        out.push(`${source.pulled} ${JSON.stringify(r.value)}`);
+      return [...out, JSON.stringify(await reader.read())];
+    };
+    assertEquals(await trace(true), await trace(false));
+    assertEquals(
+      await trace(true, new TypeError("connection reset")),
+      await trace(false, new TypeError("connection reset")),
+    );
+  });
+
+  test("a cancel after the chain's end does not reach the body", async () => {
+    const ended = recordingSource(twoCallsChunks());
+    const whole = readToolCallBatches(ended.stream, { provider: "openai" });
+    await arrays(whole);
+    const atEnd = ended.cancelled; // the chain lets go of the body at the provider's own end
+    await whole.cancel("late");
+    assertEquals(ended.cancelled, atEnd);
+    assertEquals(await whole.read(), { done: true, value: undefined });
   });
 });

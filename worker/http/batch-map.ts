@@ -13,8 +13,8 @@ import { batchReader, type BatchReader, joinDeltas, type ProtocolEncoder } from 
 
 /** A stream made by {@link mapChunks}: the stream it reads and the steps composed over it. */
 export interface MappedSource<O> {
-  /** The first stream under every step. */
-  source: ReadableStream<unknown>;
+  /** The first stream under every step, or the chain's arrays read with no stream (`readToolCallBatches`). */
+  source: ReadableStream<unknown> | BatchReader<unknown>;
   /** Every step at once, over one chunk of `source`; `undefined`: nothing to pass on for it. */
   map: (chunk: unknown) => O | undefined;
   /** What the steps add when `source` ends (each already through the steps after it). */
@@ -123,7 +123,7 @@ export function mapChunks<I, O>(
  * ```
  */
 export function sourceStep<I, O>(
-  stream: ReadableStream<I>,
+  stream: ReadableStream<I> | BatchReader<I>,
   map: (chunk: I) => O | undefined,
   end: () => O | undefined,
   hooks: SourceHooks<O>,
@@ -177,6 +177,11 @@ export function takeMappedSource<O>(stream: ReadableStream<O>): MappedSource<O> 
   return step;
 }
 
+/** A reader of `source`: a stream's (`batchReader`: the chain's arrays taken directly), or the reader it is. */
+export function readerOf(source: ReadableStream<unknown> | BatchReader<unknown>): BatchReader<unknown> {
+  return source instanceof ReadableStream ? batchReader(source) : source;
+}
+
 /**
  * The next chunk of `reader`, or, when the read fails and the steps have a `fail`, what they make
  * of the failure followed by their `end` (`failed`); the failure itself otherwise. Once the steps
@@ -215,7 +220,7 @@ function readMapped<O>(first: MappedSource<O>): ReadableStream<O> {
           pulled.add(out);
           step = (mapped.get(out) as MappedSource<O> | undefined) ?? step;
           mapped.delete(out); // the steps are fixed now
-          reader = batchReader(step.source);
+          reader = readerOf(step.source);
         }
         try {
           for (;;) {

@@ -1,6 +1,5 @@
 import type { TimerHandle, Timers } from "../runtime.ts";
-import { batchReader } from "../../src/index.ts";
-import { readSource, takeMappedSource } from "./batch-map.ts";
+import { readerOf, readSource, takeMappedSource } from "./batch-map.ts";
 
 /**
  * How often a streamed answer that has nothing to say sends an SSE comment, in milliseconds.
@@ -81,7 +80,7 @@ export function withHeartbeat(
   const step = takeMappedSource(body);
   const { source, map, end, finished } = step;
   // The chain's arrays taken as it passes them on, with no read of its stream per array.
-  const reader = batchReader(source);
+  const reader = readerOf(source);
   const bytes = frameBytes.get(frame) ?? encodedFrame(frame);
   let lastWrite = timers.now();
   let timer: TimerHandle | undefined;

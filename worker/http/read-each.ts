@@ -1,3 +1,4 @@
+import type { BatchReader } from "../../src/index.ts";
 import { takeMappedSource } from "./batch-map.ts";
 
 /**
@@ -25,7 +26,9 @@ export async function readEach<O>(
   reason: string,
 ): Promise<void> {
   const step = takeMappedSource(stream);
-  const iterator = step.source[Symbol.asyncIterator]();
+  const { source } = step;
+  const iterator: AsyncIterator<unknown> =
+    source instanceof ReadableStream ? source[Symbol.asyncIterator]() : readerIterator(source);
   /** The source may have more: leaving early cancels it. */
   let open = true;
   const stop = async (why: unknown): Promise<void> => {
@@ -56,4 +59,15 @@ export async function readEach<O>(
     if (open) await stop(error).catch(() => undefined);
     throw error;
   }
+}
+
+/** A reader (the chain's arrays read with no stream) as the iterator {@link readEach} reads. */
+function readerIterator(reader: BatchReader<unknown>): AsyncIterator<unknown> {
+  return {
+    next: () => reader.read() as Promise<IteratorResult<unknown>>,
+    return: async (why?: unknown) => {
+      await reader.cancel(why);
+      return { done: true, value: undefined };
+    },
+  };
 }

@@ -9,7 +9,7 @@
  */
 import {
   jsonSchema,
-  streamToolCallBatches,
+  readToolCallBatches,
   streamToolCalls,
   type StreamToolCallsOptions,
   type ToolCallEvent,
@@ -57,7 +57,8 @@ export async function openEventBatches(
   const { body, options, headers, watch, names, stops } = await openChain(streamRequest, context, signal, withSignal);
   // Windowed inside the chain's own read loop, so that each later stage runs once per window, not
   // once per network chunk; progress is then noted per window, at most `windowMs` late.
-  const chain = streamToolCallBatches(body, { ...options, batchWindowMs: windowMs, timers: context.runtime.timers });
+  // Read with no stream of the chain's own: the answer's first step reads its arrays directly.
+  const chain = readToolCallBatches(body, { ...options, batchWindowMs: windowMs, timers: context.runtime.timers });
   const batches = watch.events(chain, (error) => [failureEvents(error)]);
   return { batches: clientNames(withoutProviderDataInBatches(stopped(batches, stops)), names), headers };
 }

@@ -1,5 +1,5 @@
 import { chunkReader } from "../../src/core.ts";
-import { ToolCallStreamError, type StreamErrorInfo } from "../../src/index.ts";
+import { type BatchReader, ToolCallStreamError, type StreamErrorInfo } from "../../src/index.ts";
 import { mappedSource, sourceStep } from "../http/batch-map.ts";
 import { logUnexpected } from "../response/log-error.ts";
 import { reusingReader } from "./reusing-reader.ts";
@@ -177,7 +177,7 @@ export class ResponseWatch {
    * never gets an empty or truncated 200.
    */
   events<T>(
-    stream: ReadableStream<T>,
+    stream: ReadableStream<T> | BatchReader<T>,
     ending: (error: StreamErrorInfo, last: T | undefined) => readonly T[],
   ): ReadableStream<T> {
     let last: T | undefined;
@@ -191,9 +191,9 @@ export class ResponseWatch {
       this.end();
       return ending(info, last);
     };
-    // Over the chain, a step of the steps after it (no stream and read of its own per chunk); over
-    // steps (a run's), a stream that reads them, so a throw of theirs is caught here too.
-    if (mappedSource(stream).source !== stream) return this.#eventsStream(stream, failed, (chunk) => (last = chunk));
+    // Over the chain, a step of the steps after it; over a run's steps, a stream that reads them (their throws caught).
+    if (stream instanceof ReadableStream && mappedSource(stream).source !== stream)
+      return this.#eventsStream(stream, failed, (chunk) => (last = chunk));
     return sourceStep(
       stream,
       (chunk) => {
