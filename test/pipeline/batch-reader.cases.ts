@@ -154,10 +154,7 @@ group("batchReader over streamToolCallBatches", (test) => {
 });
 
 group("readToolCallBatches: the arrays with no stream", (test) => {
-  const batchesOf = (
-    body: ReadableStream<Uint8Array>,
-    direct: boolean,
-  ): BatchReader<ToolCallEvent[]> =>
+  const batchesOf = (body: ReadableStream<Uint8Array>, direct: boolean): BatchReader<ToolCallEvent[]> =>
     direct
       ? readToolCallBatches(body, { provider: "openai" })
       : batchReader(streamToolCallBatches(body, { provider: "openai" }));
