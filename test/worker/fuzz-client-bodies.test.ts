@@ -110,7 +110,8 @@ function mutations(body: Record<string, unknown>): fc.Arbitrary<string> {
 /** An upstream per provider host: OpenAI's answer on provider.test, Anthropic's on anthropic.test. */
 function upstream() {
   const sent: number[] = [];
-  const fetch = async (request: Request) => {
+  const fetch = async (url: string, init: RequestInit) => {
+    const request = new Request(url, init);
     const text = await request.text();
     sent.push(text.length);
     const anthropic = new URL(request.url).host === "anthropic.test";
