@@ -6,6 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { endpoints, type Endpoint } from "./endpoint-bodies.ts";
+import { type Path, pathsOf } from "./fuzz-client-bodies.ts";
 import { testEnv, worker } from "./support.ts";
 
 const RUNS = 300;
@@ -19,15 +20,6 @@ const HOSTILE = [
   "then",
   "length",
 ];
-
-type Path = (string | number)[];
-
-/** Every path in `value` (objects' keys and arrays' indices), the root included. */
-function pathsOf(value: unknown, at: Path = []): Path[] {
-  if (typeof value !== "object" || value === null) return [at];
-  const entries = Array.isArray(value) ? value.map((item, i) => [i, item] as const) : Object.entries(value);
-  return [at, ...entries.flatMap(([key, item]) => pathsOf(item, [...at, key]))];
-}
 
 /** A request to send: a JSON text (or raw bytes) with a content type. */
 interface Sent {

@@ -48,7 +48,8 @@ function imageOf(image: Record<string, unknown>, at: string, provider: string): 
 
 function audioOf(audio: Record<string, unknown>, at: string, provider: string): WireFilePart {
   const format = own(audio, "format");
-  const mediaType = typeof format === "string" ? AUDIO[format] : undefined;
+  // Own keys only: a format named `constructor` is none.
+  const mediaType = typeof format === "string" && Object.hasOwn(AUDIO, format) ? AUDIO[format] : undefined;
   if (mediaType === undefined) throw invalidField(`${at}.format`, "`format` must be wav or mp3.");
   const data = stringAt(own(audio, "data"), `${at}.data`);
   return checkedWireFile({ type: "file", media_type: mediaType, data }, at, provider);
