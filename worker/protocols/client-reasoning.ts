@@ -11,8 +11,8 @@
  *   the provider its default. Chat Completions' `reasoning_effort` is the same effort.
  *
  * - Messages' `thinking.display` (`summarized`, `omitted`) is read with `enabled` and `adaptive` (Anthropic's
- *   request kit sends it with adaptive thinking only);
- *   without one, Anthropic gets `summarized` with adaptive thinking (src/providers/anthropic/anthropic-request.ts).
+ *   and Bedrock's request kits send it with adaptive thinking only); without one, Anthropic and Claude
+ *   on Bedrock get `summarized` with adaptive thinking (`anthropicThinking`, src/providers/reasoning.ts).
  *
  * Anything else (a mode this Worker does not know, a `display` of no release) is the provider's default,
  * never a 400; a `thinking` or `reasoning` that is no object, or a `thinking.type` that is no

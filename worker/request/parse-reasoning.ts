@@ -8,7 +8,7 @@
  * ```
  *
  * `on` and `adaptive` take Anthropic's `display` too (`summarized` or `omitted`; unset, Anthropic
- * gets `summarized` with adaptive thinking, as the models from Opus 4.7 on omit the text by default).
+ * and Claude on Bedrock get `summarized` with adaptive thinking, as the models from Opus 4.7 on omit the text by default).
  *
  * The agent endpoints translate their clients' own fields into it (Anthropic's `thinking` and
  * `output_config.effort`, Responses' `reasoning`).

@@ -79,13 +79,16 @@ const UNMARKED: ReadonlySet<unknown> = new Set(["thinking", "redacted_thinking"]
  * Anthropic caches a prompt only up to a block marked `cache_control`: the system prompt and the
  * last message's last block that takes a mark (not thinking, not empty text) are marked, as
  * Claude Code marks its own, so that the tools and system are read from the cache by any
- * conversation and the next turn of this one reads all of it (2 of the 4 marks a request may have).
+ * conversation and the next turn of this one reads all of it. A mark a kept block brought (a
+ * compaction, a server tool's block, as it came) is taken off first: Anthropic takes 4 marks at most,
+ * and no `1h` mark after a `5m` one, so these 2 are the request's only ones.
  */
 function markCache(body: Fields, cache: RequestPromptCache): void {
   const mark = { type: "ephemeral", ...(cache.ttl && { ttl: cache.ttl }) };
   if (typeof body["system"] === "string")
     body["system"] = [{ type: "text", text: body["system"], cache_control: mark }];
   const messages = body["messages"] as { content: Fields[] | string }[];
+  for (const message of messages) if (Array.isArray(message.content)) unmarked(message.content);
   const last = messages[messages.length - 1];
   if (last === undefined) return;
   if (typeof last.content === "string") {
@@ -98,6 +101,19 @@ function markCache(body: Fields, cache: RequestPromptCache): void {
     last.content[i] = { ...block, cache_control: mark }; // a copy: a kept block is the client's own object
     return;
   }
+}
+
+/**
+ * `blocks` with no `cache_control` of their own: each marked one replaced by a copy without it (the
+ * block may be the client's own object).
+ */
+function unmarked(blocks: Fields[]): Fields[] {
+  for (let i = 0; i < blocks.length; i++)
+    if (blocks[i]!["cache_control"] !== undefined) {
+      const { cache_control: _, ...rest } = blocks[i]!;
+      blocks[i] = rest;
+    }
+  return blocks;
 }
 
 /**

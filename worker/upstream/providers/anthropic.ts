@@ -39,6 +39,7 @@ export function buildAnthropicRequest(request: StreamRequest, target: ProviderTa
         withServerTools(
           withoutUnlistedRuns(requestBody("anthropic", request), request.anthropicServerTools),
           request.anthropicServerTools,
+          request.promptCache !== undefined,
         ),
         request,
       ),
@@ -97,10 +98,12 @@ function withoutUnlistedRuns(body: JsonObject, server: StreamRequest["anthropicS
  * its server tools after the client's tools, the `tool_choice` that names one, its container's
  * `skills` (with the container's id when it names one).
  */
-function withServerTools(body: JsonObject, server: StreamRequest["anthropicServerTools"]): JsonObject {
+function withServerTools(body: JsonObject, server: StreamRequest["anthropicServerTools"], marked: boolean): JsonObject {
   if (!server) return body;
   const tools = Array.isArray(body["tools"]) ? body["tools"] : [];
-  if (server.tools.length > 0) body["tools"] = [...tools, ...server.tools];
+  // With the Worker's own cache marks (the library's `promptCache`), theirs are taken off: 4 at most.
+  const given = marked ? server.tools.map(({ cache_control: _, ...tool }) => tool) : server.tools;
+  if (server.tools.length > 0) body["tools"] = [...tools, ...given];
   if (server.toolChoice !== undefined) body["tool_choice"] = { type: "tool", name: server.toolChoice };
   if (server.skills) {
     const id = body["container"];
