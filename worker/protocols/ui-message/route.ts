@@ -7,7 +7,7 @@ import { providerNames } from "../../upstream/providers/index.ts";
 import { bareNameProvider } from "../agent-model.ts";
 import { parseUIRequest } from "./request.ts";
 import { withRequestSettings } from "../../request/request-settings.ts";
-import { asHttpError, HttpError } from "../../response/json-error.ts";
+import { asHttpError, HttpError, invalidField } from "../../response/json-error.ts";
 import { uiMessageErrorResponse } from "./error.ts";
 import type { Runtime } from "../../runtime.ts";
 import { demoTools } from "../../demo-tools/index.ts";
@@ -47,6 +47,13 @@ export function uiRoute(
     // Calls the user approved whose tool has not run (./approved.ts): the Worker's run at the edge
     // before the model is called; the client's go back to it, and no model is called.
     if (parsed.approved !== undefined) {
+      // As many as a run's calls at most (`MAX_TOOL_CALLS`): each runs, and its output is history.
+      const past = parsed.approved[context.settings.maxToolCalls];
+      if (past !== undefined)
+        throw invalidField(
+          past.path,
+          `At most ${context.settings.maxToolCalls} approved calls whose tool has not run (MAX_TOOL_CALLS): send the outputs of the others.`,
+        );
       if (parsed.mode === "stream")
         return new Response(clientCallsAnswer(parsed.approved, parsed.messageId), {
           headers: answerHeaders(cors, UI_MESSAGE_STREAM_HEADERS, {}),
