@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { RunnableTool } from "../../src/index.ts";
 import type { Env } from "../../worker/env.ts";
 import { uiRoute } from "../../worker/protocols/ui-message/route.ts";
-import { type FakeUpstream, ManualTimers } from "./support.ts";
+import { FakeUpstream, ManualTimers } from "./support.ts";
 import { live, scripted, WEATHER } from "./open-responses-support.ts";
 
 const APPROVED = {
@@ -127,5 +127,22 @@ describe("POST /v1/ui: a call the user approved whose tool has not run", () => {
     const { error } = await resend(upstream, { model: "openai/m", tools: [WEATHER] }, later);
     expect(error).toContain("messages[1].parts[1]");
     expect(upstream.requests).toHaveLength(0);
+  });
+
+  it("run at the edge, then the provider fails: the client keeps the tool's output, so the tool runs once also when it sends again", async () => {
+    // Found by stop 75's whole-diff review: the output was dropped with the provider's error, and the tool ran twice.
+    const ran: unknown[] = [];
+    const body = { model: "openai/m", run: true, tools: ["get_weather"] };
+    const refusing = new FakeUpstream({
+      kind: "response",
+      status: 429,
+      body: JSON.stringify({ error: { message: "Rate limit reached.", type: "rate_limit_exceeded" } }),
+      headers: { "content-type": "application/json" },
+    });
+    const first = await resend(refusing, body, history(), ran);
+    expect(first.parts.some((part) => (part as { state?: string }).state === "output-available")).toBe(true);
+    const again = [history()[0]!, { ...history()[1]!, parts: first.parts }];
+    await resend(scripted("openai", { text: "18 °C." }), body, again as ai.UIMessage[], ran);
+    expect(ran).toHaveLength(1);
   });
 });

@@ -107,8 +107,24 @@ export async function runApproved(
   return { ran, chunks };
 }
 
-/** `rest` after `head`, read as the reader asks; cancelling it cancels `rest`. */
+/**
+ * The approved calls' outputs (`head`), then the failure that kept the model from answering, as
+ * the stream's `error` chunk: the client keeps the outputs, so no approved tool runs twice when
+ * it sends again (ai's `streamText` streams them before the model's call, and its failure after).
+ */
+export function failedAfter(head: string, errorText: string): ReadableStream<Uint8Array> {
+  const text = `${head}${sse({ type: "error", errorText })}data: [DONE]\n\n`;
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(encoder.encode(text));
+      controller.close();
+    },
+  });
+}
+
+/** `rest` after `head`, read as the reader asks; cancelling it cancels `rest`. `rest` itself without a `head`. */
 export function after(head: string, rest: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  if (head === "") return rest; // the answer's own stream, whose steps the heartbeat composes
   const reader = rest.getReader();
   let sent = head === "";
   return new ReadableStream<Uint8Array>(

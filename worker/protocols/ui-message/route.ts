@@ -2,7 +2,6 @@ import { withHeartbeat } from "../../http/heartbeat.ts";
 import { UI_MESSAGE_STREAM_HEADERS, UIMessageEncoder, type RunnableTool } from "../../../src/index.ts";
 import type { Env } from "../../env.ts";
 import { corsHeaders, corsOrigins, preflightResponse } from "../../http/cors.ts";
-import { protocolPost } from "../protocol-post.ts";
 import { providerNames } from "../../upstream/providers/index.ts";
 import { bareNameProvider } from "../agent-model.ts";
 import { parseUIRequest } from "./request.ts";
@@ -15,7 +14,8 @@ import { openHeldBatches } from "../../services/client-events.ts";
 import { answerHeaders, encodeAnswer } from "../client-answer.ts";
 import { signedCalls } from "../thought-signatures.ts";
 import { uiReasoningMetadata } from "../reasoning-state.ts";
-import { after, clientCallsAnswer, runApproved } from "./approved.ts";
+import { after, clientCallsAnswer, failedAfter, runApproved } from "./approved.ts";
+import { protocolPost, withField } from "../protocol-post.ts";
 
 /**
  * `POST /v1/ui`: the Vercel AI SDK's UI message stream (protocol v1) for `useChat` and
@@ -63,7 +63,17 @@ export function uiRoute(
       head = outcome.chunks;
       parsed = parse(outcome.ran);
     }
-    const { batches, headers } = await openHeldBatches(parsed, context);
+    let opened: Awaited<ReturnType<typeof openHeldBatches>>;
+    try {
+      opened = await openHeldBatches(parsed, context);
+    } catch (error) {
+      if (head === "") throw error;
+      // The approved calls ran: their outputs reach the client before the failure (./approved.ts).
+      return new Response(failedAfter(head, withField(asHttpError(error))), {
+        headers: answerHeaders(cors, UI_MESSAGE_STREAM_HEADERS, {}),
+      });
+    }
+    const { batches, headers } = opened;
     const answer = encodeAnswer(
       // The client's calls: a Gemini call's id carries its signature (../thought-signatures.ts).
       parsed.mode === "stream" ? signedCalls(parsed.request.provider, batches) : batches,
