@@ -127,8 +127,9 @@ const ADAPTIVE_MODEL = /(?:opus|sonnet|haiku)-4[-.][6-9]|(?:opus|sonnet|haiku)-[
  * Anthropic's `thinking` (the Messages API, and Claude on Bedrock in `additionalModelRequestFields`)
  * and the `max_tokens` to send with it, or undefined when no thinking is to be sent:
  * - a model that thinks adaptively gets `{type: "adaptive", display}` (the client's `display`, else
- *   `summarized`) and the effort (`output_config.effort`, `minimal` as `low`); an earlier model `{type: "enabled", budget_tokens}`, the budget being the
- *   client's own or its effort's (`high` for an adaptive request without one);
+ *   `summarized`) and the effort (`output_config.effort`, `minimal` as `low`); an earlier model
+ *   `{type: "enabled", budget_tokens}`, the budget being the client's own or its effort's (`high`
+ *   for an adaptive request without one);
  * - thinking counts in `max_tokens`: a request that sets it keeps it, and the budget must be below
  *   it (lowered to `maxTokens - 1`, and thinking left out when even that is under 1,024); a request
  *   that sets none gets the effort's budget plus `answerTokens` for the answer, at most 32,000;
