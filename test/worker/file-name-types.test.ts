@@ -4,7 +4,7 @@
 // of many `.a#` runs and a line break was read by a regular expression retried from every `.`
 // (quadratic: a 1.5 MB image URL held workerd a minute).
 import { describe, expect, it } from "vitest";
-import { mediaTypeOfName } from "../../worker/protocols/client-files.ts";
+import { mediaTypeOfName, mediaTypeOfUrl } from "../../worker/protocols/client-files.ts";
 import { FakeUpstream, testEnv, worker } from "./support.ts";
 
 const env = testEnv({ ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "https://provider.test/v1", CLIENT_TOKEN: "t" });
@@ -103,12 +103,12 @@ describe("a file named after an Object.prototype key", () => {
   });
 });
 
-describe("mediaTypeOfName", () => {
+describe("mediaTypeOfName and mediaTypeOfUrl", () => {
   it("reads the extension before the query or the fragment, whatever follows (a line break too)", () => {
-    expect(mediaTypeOfName("https://example.com/a.PDF?x=1.png", "x/y")).toBe("application/pdf");
-    expect(mediaTypeOfName("a.png#frag\nment", "x/y")).toBe("image/png");
+    expect(mediaTypeOfUrl("https://example.com/a.PDF?x=1.png", "x/y")).toBe("application/pdf");
+    expect(mediaTypeOfUrl("a.png#frag\nment", "x/y")).toBe("image/png");
     expect(mediaTypeOfName("a.tar.gz", "x/y")).toBe("x/y");
-    expect(mediaTypeOfName("https://example.com/a.b/c", "x/y")).toBe("x/y");
+    expect(mediaTypeOfUrl("https://example.com/a.b/c", "x/y")).toBe("x/y");
     expect(mediaTypeOfName(".", "x/y")).toBe("x/y");
     for (const key of ["constructor", "toString", "__proto__", "hasOwnProperty"])
       expect(mediaTypeOfName(`a.${key}`, "x/y")).toBe("x/y");
@@ -116,7 +116,7 @@ describe("mediaTypeOfName", () => {
 
   it("reads a 600 KB name of `.a#` runs and a line break in one pass (main's expression: minutes)", () => {
     // No time is asserted: main's regular expression does not return within the test's timeout.
-    expect(mediaTypeOfName(`${".a#".repeat(200_000)}\n`, "x/y")).toBe("x/y");
-    expect(mediaTypeOfName(`a.png${"#.a".repeat(200_000)}\n`, "x/y")).toBe("image/png");
+    expect(mediaTypeOfUrl(`${".a#".repeat(200_000)}\n`, "x/y")).toBe("x/y");
+    expect(mediaTypeOfUrl(`a.png${"#.a".repeat(200_000)}\n`, "x/y")).toBe("image/png");
   });
 });

@@ -25,22 +25,28 @@ const BY_EXTENSION: Readonly<Record<string, string>> = {
 const EXTENSION = /^[A-Za-z0-9]+$/;
 
 /**
- * A file's media type from its name's extension (or a URL's path, before its query or fragment),
- * `fallback` for one it does not tell. Read by index: a regular expression anchored at the end
- * retried from every `.` of a name of many `.a#` and a line break (quadratic: a 1.5 MB URL held
- * workerd a minute). Only the table's own keys: a name ending `.constructor` is no media type.
+ * A file's media type from its name's extension, `fallback` for one it does not tell (a file's
+ * name has no query or fragment: "Invoice #12.pdf" is a PDF). Read by index: a regular expression
+ * anchored at the end retried from every `.` of a name of many `.a#` and a line break (quadratic:
+ * a 1.5 MB URL held workerd a minute). Only the table's own keys: a name ending `.constructor` is
+ * no media type.
  */
 export function mediaTypeOfName(name: string | undefined, fallback: string): string {
   const text = name ?? "";
-  let end = text.length;
-  for (const mark of ["?", "#"]) {
-    const at = text.indexOf(mark);
-    if (at >= 0 && at < end) end = at;
-  }
-  const dot = text.lastIndexOf(".", end - 1);
-  const extension = dot < 0 ? "" : text.slice(dot + 1, end).toLowerCase();
+  const dot = text.lastIndexOf(".");
+  const extension = dot < 0 ? "" : text.slice(dot + 1).toLowerCase();
   if (!EXTENSION.test(extension) || !Object.hasOwn(BY_EXTENSION, extension)) return fallback;
   return BY_EXTENSION[extension] as string;
+}
+
+/** A URL's media type from its path's extension, before its query or fragment (see {@link mediaTypeOfName}). */
+export function mediaTypeOfUrl(url: string, fallback: string): string {
+  let end = url.length;
+  for (const mark of ["?", "#"]) {
+    const at = url.indexOf(mark);
+    if (at >= 0 && at < end) end = at;
+  }
+  return mediaTypeOfName(url.slice(0, end), fallback);
 }
 
 /** Text as the base64 of its UTF-8 bytes (a plain-text document a client sent as text). */
@@ -70,7 +76,7 @@ export function fileOfUrl(
   fallback: string,
   extra: Partial<Pick<WireFilePart, "media_type" | "filename" | "detail">> = {},
 ): WireFilePart {
-  const source = fileFromUrl(url, path, mediaTypeOfName(isDataUrl(url) ? "" : url, fallback));
+  const source = fileFromUrl(url, path, mediaTypeOfUrl(isDataUrl(url) ? "" : url, fallback));
   return checkedWireFile({ type: "file", ...source, ...extra }, path, provider);
 }
 
