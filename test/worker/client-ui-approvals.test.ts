@@ -146,3 +146,35 @@ describe("POST /v1/ui: a call the user approved whose tool has not run", () => {
     expect(ran).toHaveLength(1);
   });
 });
+
+describe("POST /v1/ui: approved calls keep the run's bounds", () => {
+  // Found by stop 75's per-landing review: every approved call ran, as many as a body holds.
+  const approvedCalls = (count: number): ai.UIMessage[] => [
+    history()[0]!,
+    {
+      id: "a1",
+      role: "assistant",
+      parts: [
+        { type: "step-start" },
+        ...Array.from(
+          { length: count },
+          (_, i) => ({ ...APPROVED, toolCallId: `call_${i}`, approval: { id: `ap_${i}`, approved: true } }) as never,
+        ),
+      ],
+    },
+  ];
+  const body = { model: "openai/m", run: true, tools: ["get_weather"] };
+
+  it("more than MAX_TOOL_CALLS (64) is a 400 naming the first past it, and none runs", async () => {
+    const ran: unknown[] = [];
+    const { error } = await resend(scripted("openai", { text: "Ok." }), body, approvedCalls(200), ran);
+    expect(error).toContain("messages[1].parts[65]");
+    expect(ran).toHaveLength(0);
+  });
+
+  it("64 run", async () => {
+    const ran: unknown[] = [];
+    const { error } = await resend(scripted("openai", { text: "Ok." }), body, approvedCalls(64), ran);
+    expect([error, ran.length]).toEqual([undefined, 64]);
+  });
+});
