@@ -7,6 +7,7 @@ import {
   reasoningBudget,
   type Provider,
   type ProviderRequest,
+  type ReasoningEffort,
   type RequestMessage,
   type RequestReasoning,
 } from "../../src/index.ts";
@@ -88,6 +89,23 @@ group("Reasoning: each provider's knob", (test) => {
     assertEquals(body("gemini", { reasoning: budget })["generationConfig"], {
       thinkingConfig: { includeThoughts: true, thinkingBudget: 24_576 },
     });
+  });
+
+  test("Gemini 3 gets the level nearest the effort that its model takes", () => {
+    const level = (model: string, effort: ReasoningEffort) =>
+      (body("gemini", { model, reasoning: { type: "on", effort } })["generationConfig"] as Record<string, unknown>)[
+        "thinkingConfig"
+      ];
+    const levels = (model: string) =>
+      (["minimal", "low", "medium", "high", "xhigh", "max"] as const).map(
+        (effort) => (level(model, effort) as { thinkingLevel: string }).thinkingLevel,
+      );
+    // Gemini 3 Pro takes low and high; 3 Flash minimal to high; 3.1 Pro and later Flash low to high.
+    assertEquals(levels("gemini-3-pro-preview"), ["low", "low", "high", "high", "high", "high"]);
+    assertEquals(levels("gemini-3-flash-preview"), ["minimal", "low", "medium", "high", "high", "high"]);
+    assertEquals(levels("gemini-3.1-pro-preview"), ["low", "low", "medium", "high", "high", "high"]);
+    assertEquals(levels("gemini-3.7-flash"), ["low", "low", "medium", "high", "high", "high"]);
+    assertEquals(level("gemini-3.1-pro-preview", "medium"), { includeThoughts: true, thinkingLevel: "medium" });
   });
 
   test("adaptive and off leave every provider but Anthropic its default, but Ollama (off)", () => {

@@ -13,7 +13,7 @@ import {
 } from "../request.ts";
 import { geminiFilePart } from "./gemini-files.ts";
 import { functionCallPart, geminiTurnParts } from "./gemini-messages.ts";
-import { reasoningBudget, type RequestReasoning } from "../reasoning.ts";
+import { type ReasoningEffort, reasoningBudget, type RequestReasoning } from "../reasoning.ts";
 import { geminiToolDefinitions } from "./gemini-tools.ts";
 import { longMemberName } from "../../shared/long-member-name.ts";
 
@@ -113,14 +113,24 @@ const MAX_THINKING_BUDGET = 24_576;
 
 /**
  * `thinkingConfig`: thoughts included in the stream (as `thought: true` parts), at a budget for
- * Gemini 2.5 and a level for Gemini 3 (which takes `low` and `high` on every model; a budget
- * there is only kept for backward compatibility).
+ * Gemini 2.5 and a level for Gemini 3 and later (a budget there is only kept for backward
+ * compatibility), see {@link thinkingLevel}.
  */
 function thinkingConfig(model: string, reasoning: Extract<RequestReasoning, { type: "on" }>): Fields {
   if (/gemini-[3-9]/.test(model))
-    return {
-      includeThoughts: true,
-      thinkingLevel: reasoning.effort === "minimal" || reasoning.effort === "low" ? "low" : "high",
-    };
+    return { includeThoughts: true, thinkingLevel: thinkingLevel(model, reasoning.effort) };
   return { includeThoughts: true, thinkingBudget: Math.min(reasoningBudget(reasoning), MAX_THINKING_BUDGET) };
+}
+
+/**
+ * The level nearest the effort that the model takes: every Gemini 3 model takes `low` and `high`;
+ * Gemini 3 Pro takes no other (its `high` is about 3.1 Pro's `medium`), Gemini 3 Flash also
+ * `minimal` and `medium`, the later models (3.1 Pro, 3.5 Flash and on) `medium` too. An unknown
+ * level is a 400, so `minimal` goes as `low` where it is not documented, `xhigh` and `max` as `high`.
+ */
+function thinkingLevel(model: string, effort: ReasoningEffort): "minimal" | "low" | "medium" | "high" {
+  if (effort === "low") return "low";
+  if (effort === "minimal") return model.includes("gemini-3-flash") ? "minimal" : "low";
+  if (effort === "medium") return model.includes("gemini-3-pro") ? "high" : "medium";
+  return "high";
 }
