@@ -127,7 +127,7 @@ const ADAPTIVE_MODEL = /(?:opus|sonnet|haiku)-4[-.][6-9]|(?:opus|sonnet|haiku)-[
  * Anthropic's `thinking` (the Messages API, and Claude on Bedrock in `additionalModelRequestFields`)
  * and the `max_tokens` to send with it, or undefined when no thinking is to be sent:
  * - a model that thinks adaptively gets `{type: "adaptive", display}` (the client's `display`, else
- *   `summarized`) and the effort (`output_config.effort`, `minimal` as `low`); an earlier model
+ *   `summarized`) and the effort (`output_config.effort`, as the model takes it); an earlier model
  *   `{type: "enabled", budget_tokens}`, the budget being the client's own or its effort's (`high`
  *   for an adaptive request without one);
  * - thinking counts in `max_tokens`: a request that sets it keeps it, and the budget must be below
@@ -149,7 +149,7 @@ export function anthropicThinking(
   const on = reasoning.type === "on" ? reasoning : { type: "on" as const, effort: reasoning.effort ?? "high" };
   const maxTokens = request.maxTokens ?? Math.min(reasoningBudget(on) + answerTokens, MAX_THINKING_ANSWER);
   if (ADAPTIVE_MODEL.test(request.model)) {
-    const effort = reasoning.effort === "minimal" ? "low" : reasoning.effort;
+    const effort = claudeEffort(request.model, reasoning.effort);
     // The models from Opus 4.7 on omit the thinking's text unless asked, on Anthropic, Bedrock and
     // Vertex alike: the client's `display`, else `summarized`.
     const thinking = { type: "adaptive", display: reasoning.display ?? "summarized" };
@@ -158,6 +158,20 @@ export function anthropicThinking(
   const room = request.maxTokens === undefined ? maxTokens - answerTokens : maxTokens - 1;
   const budget = Math.min(reasoningBudget(on), room);
   return budget < MIN_THINKING_BUDGET ? undefined : { thinking: { type: "enabled", budget_tokens: budget }, maxTokens };
+}
+
+/** The Claude 4.6 models, which take `output_config.effort` up to `high` (Sonnet) or `max` (Opus), never `xhigh`. */
+const CLAUDE_4_6 = /(?:opus|sonnet|haiku)-4[-.]6/i;
+
+/**
+ * `output_config.effort` as the model takes it (an effort it does not take is a 400): `minimal` as
+ * `low`; on the 4.6 models `xhigh` (from Opus 4.7 on) as `high`, and `max` as `high` but on Opus.
+ */
+function claudeEffort(model: string, effort: ReasoningEffort | undefined): ReasoningEffort | undefined {
+  if (effort === "minimal") return "low";
+  if ((effort === "xhigh" || effort === "max") && CLAUDE_4_6.test(model))
+    return effort === "max" && /opus/i.test(model) ? "max" : "high";
+  return effort;
 }
 
 /** The conversation does not end in tool results, or the turn that made the calls carries signed thinking. */

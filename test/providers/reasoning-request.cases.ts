@@ -167,13 +167,38 @@ group("Reasoning: Anthropic's rules for thinking", (test) => {
 });
 
 group("Reasoning: adaptive thinking on the Claude models that have it", (test) => {
+  test("the effort goes as the model takes it: the 4.6 models take no xhigh, Sonnet 4.6 no max", () => {
+    // platform.claude.com/docs/en/build-with-claude/effort: xhigh from Opus 4.7 on, max from Opus 4.6;
+    // an effort the model does not take is a 400 (Codex's xhigh through the Worker to Sonnet 4.6).
+    const efforts = ["minimal", "low", "medium", "high", "xhigh", "max"] as const;
+    const sent = (provider: Provider, model: string) =>
+      efforts.map((effort) => {
+        const request = body(provider, { model, reasoning: { type: "adaptive", effort } });
+        const fields =
+          provider === "bedrock" ? (request["additionalModelRequestFields"] as Record<string, unknown>) : request;
+        return (fields["output_config"] as { effort: string }).effort;
+      });
+    assertEquals(sent("anthropic", "claude-sonnet-4-6"), ["low", "low", "medium", "high", "high", "high"]);
+    assertEquals(sent("anthropic", "claude-opus-4-6"), ["low", "low", "medium", "high", "high", "max"]);
+    assertEquals(sent("bedrock", "global.anthropic.claude-sonnet-4-6"), [
+      "low",
+      "low",
+      "medium",
+      "high",
+      "high",
+      "high",
+    ]);
+    assertEquals(sent("anthropic", "claude-opus-4-7"), ["low", "low", "medium", "high", "xhigh", "max"]);
+    assertEquals(sent("bedrock", "us.anthropic.claude-opus-4-8-v1"), ["low", "low", "medium", "high", "xhigh", "max"]);
+  });
+
   test("Opus and Sonnet 4.6 and later think adaptively at the effort; earlier models at a budget", () => {
     const on: RequestReasoning = { type: "on", effort: "minimal", budgetTokens: 2048 };
     for (const model of ["claude-opus-4-7", "claude-sonnet-4-6", "claude-opus-5"]) {
       const adaptive = body("anthropic", { model, reasoning: { type: "adaptive", effort: "xhigh" } });
       assertEquals(
         [adaptive["thinking"], adaptive["output_config"]],
-        [{ type: "adaptive", display: "summarized" }, { effort: "xhigh" }],
+        [{ type: "adaptive", display: "summarized" }, { effort: model === "claude-sonnet-4-6" ? "high" : "xhigh" }],
       );
       const budget = body("anthropic", { model, reasoning: on });
       assertEquals(
