@@ -91,6 +91,21 @@ group("Reasoning: each provider's knob", (test) => {
     });
   });
 
+  test("Bedrock's Nova 2 and gpt-oss get their own knob in additionalModelRequestFields", () => {
+    // docs.aws.amazon.com/nova/latest/nova2-userguide/extended-thinking.html: off unless asked, then
+    // `reasoningConfig: {type: "enabled", maxReasoningEffort}`; gpt-oss takes `reasoning_effort`; low to high both.
+    const fields = (model: string, effort: ReasoningEffort) =>
+      body("bedrock", { model, reasoning: { type: "on", effort } })["additionalModelRequestFields"];
+    const nova = "us.amazon.nova-2-lite-v1:0";
+    assertEquals(fields(nova, "medium"), { reasoningConfig: { type: "enabled", maxReasoningEffort: "medium" } });
+    assertEquals(fields(nova, "minimal"), { reasoningConfig: { type: "enabled", maxReasoningEffort: "low" } });
+    assertEquals(fields(nova, "max"), { reasoningConfig: { type: "enabled", maxReasoningEffort: "high" } });
+    assertEquals(fields("openai.gpt-oss-120b-1:0", "xhigh"), { reasoning_effort: "high" });
+    assertEquals(fields("amazon.nova-pro-v1:0", "high"), undefined);
+    const adaptive = body("bedrock", { model: nova, reasoning: { type: "adaptive", effort: "high" } });
+    assertEquals(adaptive["additionalModelRequestFields"], undefined);
+  });
+
   test("Gemini 3 gets the level nearest the effort that its model takes", () => {
     const level = (model: string, effort: ReasoningEffort) =>
       (body("gemini", { model, reasoning: { type: "on", effort } })["generationConfig"] as Record<string, unknown>)[

@@ -55,12 +55,31 @@ export function bedrockRequestBody(request: ProviderRequest): Fields {
       thinking: thinking.thinking,
       ...(effort && { output_config: { effort } }),
     };
-  } else if (request.temperature !== undefined) {
-    if (request.temperature > 1) throw requestError("temperature", "Bedrock models accept a temperature from 0 to 1.");
-    inferenceConfig["temperature"] = request.temperature;
+  } else {
+    const fields = claude ? undefined : reasoningFields(request);
+    if (fields) body["additionalModelRequestFields"] = fields;
+    if (request.temperature !== undefined) {
+      if (request.temperature > 1)
+        throw requestError("temperature", "Bedrock models accept a temperature from 0 to 1.");
+      inferenceConfig["temperature"] = request.temperature;
+    }
   }
   if (Object.keys(inferenceConfig).length > 0) body["inferenceConfig"] = inferenceConfig;
   return body;
+}
+
+/**
+ * The reasoning knob of the other Bedrock models that have one, in `additionalModelRequestFields`:
+ * Amazon Nova 2's `reasoningConfig` (which is off unless asked) and OpenAI gpt-oss's
+ * `reasoning_effort`, each taking `low`, `medium` or `high`: `minimal` goes as `low`, `xhigh`
+ * and `max` as `high`. Only an `on` reasoning: adaptive leaves the model its default.
+ */
+function reasoningFields({ model, reasoning }: ProviderRequest): Fields | undefined {
+  if (reasoning?.type !== "on") return undefined;
+  const { effort } = reasoning;
+  const level = effort === "minimal" ? "low" : effort === "xhigh" || effort === "max" ? "high" : effort;
+  if (model.includes("nova-2")) return { reasoningConfig: { type: "enabled", maxReasoningEffort: level } };
+  return model.includes("gpt-oss") ? { reasoning_effort: level } : undefined;
 }
 
 /**
