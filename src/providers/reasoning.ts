@@ -160,18 +160,19 @@ export function anthropicThinking(
   return budget < MIN_THINKING_BUDGET ? undefined : { thinking: { type: "enabled", budget_tokens: budget }, maxTokens };
 }
 
-/** The Claude 4.6 models, which take `output_config.effort` up to `high` (Sonnet) or `max` (Opus), never `xhigh`. */
-const CLAUDE_4_6 = /(?:opus|sonnet|haiku)-4[-.]6/i;
+/**
+ * The Claude models that take `output_config.effort: "xhigh"` (Opus 4.7 and 4.8, the 5 models):
+ * the others that think adaptively (Opus and Sonnet 4.6, Mythos Preview) take `low` to `high` and `max`.
+ */
+const XHIGH_MODEL = /opus-4[-.][7-9]|(?:opus|sonnet|haiku|fable|mythos)-[5-9]|claude-[5-9]/i;
 
 /**
  * `output_config.effort` as the model takes it (an effort it does not take is a 400): `minimal` as
- * `low`; on the 4.6 models `xhigh` (from Opus 4.7 on) as `high`, and `max` as `high` but on Opus.
+ * `low`, `xhigh` as `high` on the models before it (see {@link XHIGH_MODEL}).
  */
 function claudeEffort(model: string, effort: ReasoningEffort | undefined): ReasoningEffort | undefined {
   if (effort === "minimal") return "low";
-  if ((effort === "xhigh" || effort === "max") && CLAUDE_4_6.test(model))
-    return effort === "max" && /opus/i.test(model) ? "max" : "high";
-  return effort;
+  return effort === "xhigh" && !XHIGH_MODEL.test(model) ? "high" : effort;
 }
 
 /** The conversation does not end in tool results, or the turn that made the calls carries signed thinking. */

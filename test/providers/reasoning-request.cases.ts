@@ -104,6 +104,13 @@ group("Reasoning: each provider's knob", (test) => {
     assertEquals(fields("amazon.nova-pro-v1:0", "high"), undefined);
     const adaptive = body("bedrock", { model: nova, reasoning: { type: "adaptive", effort: "high" } });
     assertEquals(adaptive["additionalModelRequestFields"], undefined);
+    // Nova 2 refuses a temperature with reasoning, and a maxTokens at high (review76): they give way.
+    const limits = { temperature: 0.2, maxTokens: 1000 };
+    const at = (effort: ReasoningEffort) =>
+      body("bedrock", { model: nova, reasoning: { type: "on", effort }, ...limits });
+    assertEquals(at("high")["inferenceConfig"], undefined);
+    assertEquals(at("medium")["inferenceConfig"], { maxTokens: 1000 });
+    assertEquals(body("bedrock", { model: nova, ...limits })["inferenceConfig"], limits);
   });
 
   test("Gemini 3 gets the level nearest the effort that its model takes", () => {
@@ -115,11 +122,15 @@ group("Reasoning: each provider's knob", (test) => {
       (["minimal", "low", "medium", "high", "xhigh", "max"] as const).map(
         (effort) => (level(model, effort) as { thinkingLevel: string }).thinkingLevel,
       );
-    // Gemini 3 Pro takes low and high; 3 Flash minimal to high; 3.1 Pro and later Flash low to high.
+    // Gemini 3 Pro takes low and high; 3 Flash, the Flash-Lites and 3.6 Flash minimal to high; 3.1 Pro and the
+    // later Flash low to high; Gemini 4 low to xhigh (review76 found the Flash-Lites' minimal and Gemini 4's xhigh).
     assertEquals(levels("gemini-3-pro-preview"), ["low", "low", "high", "high", "high", "high"]);
     assertEquals(levels("gemini-3-flash-preview"), ["minimal", "low", "medium", "high", "high", "high"]);
+    assertEquals(levels("gemini-3.1-flash-lite-preview"), ["minimal", "low", "medium", "high", "high", "high"]);
+    assertEquals(levels("gemini-3.6-flash"), ["minimal", "low", "medium", "high", "high", "high"]);
     assertEquals(levels("gemini-3.1-pro-preview"), ["low", "low", "medium", "high", "high", "high"]);
     assertEquals(levels("gemini-3.7-flash"), ["low", "low", "medium", "high", "high", "high"]);
+    assertEquals(levels("gemini-4-neon"), ["low", "low", "medium", "high", "xhigh", "xhigh"]);
     assertEquals(level("gemini-3.1-pro-preview", "medium"), { includeThoughts: true, thinkingLevel: "medium" });
   });
 
@@ -182,9 +193,10 @@ group("Reasoning: Anthropic's rules for thinking", (test) => {
 });
 
 group("Reasoning: adaptive thinking on the Claude models that have it", (test) => {
-  test("the effort goes as the model takes it: the 4.6 models take no xhigh, Sonnet 4.6 no max", () => {
-    // platform.claude.com/docs/en/build-with-claude/effort: xhigh from Opus 4.7 on, max from Opus 4.6;
-    // an effort the model does not take is a 400 (Codex's xhigh through the Worker to Sonnet 4.6).
+  test("the effort goes as the model takes it: xhigh from Opus 4.7 on, max on every model of adaptive thinking", () => {
+    // platform.claude.com/docs/en/build-with-claude/effort: xhigh on Opus 4.7, 4.8 and the 5 models, max from
+    // Opus and Sonnet 4.6 on and on Mythos Preview; an effort the model does not take is a 400 (Codex's xhigh
+    // through the Worker to Sonnet 4.6). review76 found Mythos Preview's xhigh and Sonnet 4.6's max.
     const efforts = ["minimal", "low", "medium", "high", "xhigh", "max"] as const;
     const sent = (provider: Provider, model: string) =>
       efforts.map((effort) => {
@@ -193,18 +205,17 @@ group("Reasoning: adaptive thinking on the Claude models that have it", (test) =
           provider === "bedrock" ? (request["additionalModelRequestFields"] as Record<string, unknown>) : request;
         return (fields["output_config"] as { effort: string }).effort;
       });
-    assertEquals(sent("anthropic", "claude-sonnet-4-6"), ["low", "low", "medium", "high", "high", "high"]);
-    assertEquals(sent("anthropic", "claude-opus-4-6"), ["low", "low", "medium", "high", "high", "max"]);
-    assertEquals(sent("bedrock", "global.anthropic.claude-sonnet-4-6"), [
-      "low",
-      "low",
-      "medium",
-      "high",
-      "high",
-      "high",
-    ]);
-    assertEquals(sent("anthropic", "claude-opus-4-7"), ["low", "low", "medium", "high", "xhigh", "max"]);
-    assertEquals(sent("bedrock", "us.anthropic.claude-opus-4-8-v1"), ["low", "low", "medium", "high", "xhigh", "max"]);
+    const before = ["low", "low", "medium", "high", "high", "max"];
+    const after = ["low", "low", "medium", "high", "xhigh", "max"];
+    assertEquals(sent("anthropic", "claude-sonnet-4-6"), before);
+    assertEquals(sent("anthropic", "claude-opus-4-6"), before);
+    assertEquals(sent("bedrock", "global.anthropic.claude-sonnet-4-6"), before);
+    assertEquals(sent("anthropic", "claude-mythos-preview"), before);
+    assertEquals(sent("bedrock", "anthropic.claude-mythos-preview"), before);
+    assertEquals(sent("anthropic", "claude-opus-4-7"), after);
+    assertEquals(sent("bedrock", "us.anthropic.claude-opus-4-8-v1"), after);
+    assertEquals(sent("anthropic", "claude-sonnet-5"), after);
+    assertEquals(sent("anthropic", "claude-mythos-5"), after);
   });
 
   test("Opus and Sonnet 4.6 and later think adaptively at the effort; earlier models at a budget", () => {

@@ -56,13 +56,15 @@ export function bedrockRequestBody(request: ProviderRequest): Fields {
       ...(effort && { output_config: { effort } }),
     };
   } else {
+    if (request.temperature !== undefined && request.temperature > 1)
+      throw requestError("temperature", "Bedrock models accept a temperature from 0 to 1.");
     const fields = claude ? undefined : reasoningFields(request);
     if (fields) body["additionalModelRequestFields"] = fields;
-    if (request.temperature !== undefined) {
-      if (request.temperature > 1)
-        throw requestError("temperature", "Bedrock models accept a temperature from 0 to 1.");
-      inferenceConfig["temperature"] = request.temperature;
-    }
+    // Nova 2 reasoning refuses a temperature, and at `high` a `maxTokens`: reasoning gives way to neither,
+    // as Claude's thinking does not to a temperature.
+    const nova = fields?.["reasoningConfig"] as { maxReasoningEffort: string } | undefined;
+    if (nova?.maxReasoningEffort === "high") delete inferenceConfig["maxTokens"];
+    if (request.temperature !== undefined && nova === undefined) inferenceConfig["temperature"] = request.temperature;
   }
   if (Object.keys(inferenceConfig).length > 0) body["inferenceConfig"] = inferenceConfig;
   return body;
@@ -72,7 +74,8 @@ export function bedrockRequestBody(request: ProviderRequest): Fields {
  * The reasoning knob of the other Bedrock models that have one, in `additionalModelRequestFields`:
  * Amazon Nova 2's `reasoningConfig` (which is off unless asked) and OpenAI gpt-oss's
  * `reasoning_effort`, each taking `low`, `medium` or `high`: `minimal` goes as `low`, `xhigh`
- * and `max` as `high`. Only an `on` reasoning: adaptive leaves the model its default.
+ * and `max` as `high`. Only an `on` reasoning: adaptive leaves the model its default. Nova 2's
+ * reasoning is sent without the request's temperature, and at `high` without its `maxTokens`.
  */
 function reasoningFields({ model, reasoning }: ProviderRequest): Fields | undefined {
   if (reasoning?.type !== "on") return undefined;

@@ -122,15 +122,18 @@ function thinkingConfig(model: string, reasoning: Extract<RequestReasoning, { ty
   return { includeThoughts: true, thinkingBudget: Math.min(reasoningBudget(reasoning), MAX_THINKING_BUDGET) };
 }
 
+/** The Gemini models documented to take `minimal`: 3 Flash, the Flash-Lites, 3.6 Flash. */
+const MINIMAL_MODEL = /gemini-3-flash|gemini-[3-9][.\d]*-flash-lite|gemini-3\.6-flash/;
+
 /**
- * The level nearest the effort that the model takes: every Gemini 3 model takes `low` and `high`;
- * Gemini 3 Pro takes no other (its `high` is about 3.1 Pro's `medium`), Gemini 3 Flash also
- * `minimal` and `medium`, the later models (3.1 Pro, 3.5 Flash and on) `medium` too. An unknown
- * level is a 400, so `minimal` goes as `low` where it is not documented, `xhigh` and `max` as `high`.
+ * The level nearest the effort that the model takes (an unknown level is a 400): every Gemini 3
+ * and later model takes `low`, `medium` and `high` but 3 Pro, which has no `medium` (its `high` is
+ * about 3.1 Pro's `medium`); `minimal` only the models above, else it goes as `low`; `xhigh` Gemini
+ * 4 (`max` goes as it), else both go as `high`.
  */
-function thinkingLevel(model: string, effort: ReasoningEffort): "minimal" | "low" | "medium" | "high" {
-  if (effort === "low") return "low";
-  if (effort === "minimal") return model.includes("gemini-3-flash") ? "minimal" : "low";
+function thinkingLevel(model: string, effort: ReasoningEffort): string {
+  if (effort === "minimal") return MINIMAL_MODEL.test(model) ? "minimal" : "low";
   if (effort === "medium") return model.includes("gemini-3-pro") ? "high" : "medium";
-  return "high";
+  if (effort === "xhigh" || effort === "max") return /gemini-[4-9]/.test(model) ? "xhigh" : "high";
+  return effort;
 }
