@@ -161,10 +161,11 @@ export function anthropicThinking(
 }
 
 /**
- * The Claude models that take `output_config.effort: "xhigh"` (Opus 4.7 and 4.8, the 5 models):
- * the others that think adaptively (Opus and Sonnet 4.6, Mythos Preview) take `low` to `high` and `max`.
+ * The Claude models that take `output_config.effort: "xhigh"` (Opus 4.7 and 4.8; Opus, Sonnet, Fable
+ * and Mythos 5), by the effort page's list: the others that think adaptively (Opus and Sonnet 4.6,
+ * Mythos Preview, a model not listed yet) take `low` to `high` and `max`.
  */
-const XHIGH_MODEL = /opus-4[-.][7-9]|(?:opus|sonnet|haiku|fable|mythos)-[5-9]|claude-[5-9]/i;
+const XHIGH_MODEL = /opus-4[-.][7-9]|(?:opus|sonnet|fable|mythos)-[5-9]/i;
 
 /**
  * `output_config.effort` as the model takes it (an effort it does not take is a 400): `minimal` as

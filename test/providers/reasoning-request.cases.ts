@@ -104,12 +104,19 @@ group("Reasoning: each provider's knob", (test) => {
     assertEquals(fields("amazon.nova-pro-v1:0", "high"), undefined);
     const adaptive = body("bedrock", { model: nova, reasoning: { type: "adaptive", effort: "high" } });
     assertEquals(adaptive["additionalModelRequestFields"], undefined);
-    // Nova 2 refuses a temperature with reasoning, and a maxTokens at high (review76): they give way.
+    // Nova 2 refuses a temperature with reasoning, and a maxTokens at high (review76): the temperature gives
+    // way; the client's bound stays, at medium.
     const limits = { temperature: 0.2, maxTokens: 1000 };
-    const at = (effort: ReasoningEffort) =>
-      body("bedrock", { model: nova, reasoning: { type: "on", effort }, ...limits });
-    assertEquals(at("high")["inferenceConfig"], undefined);
-    assertEquals(at("medium")["inferenceConfig"], { maxTokens: 1000 });
+    const at = (effort: ReasoningEffort, request: Partial<ProviderRequest> = limits) =>
+      body("bedrock", { model: nova, reasoning: { type: "on", effort }, ...request });
+    assertEquals(
+      [at("high")["inferenceConfig"], at("high")["additionalModelRequestFields"]],
+      [{ maxTokens: 1000 }, { reasoningConfig: { type: "enabled", maxReasoningEffort: "medium" } }],
+    );
+    assertEquals(at("high", {})["additionalModelRequestFields"], {
+      reasoningConfig: { type: "enabled", maxReasoningEffort: "high" },
+    });
+    assertEquals(at("low")["inferenceConfig"], { maxTokens: 1000 });
     assertEquals(body("bedrock", { model: nova, ...limits })["inferenceConfig"], limits);
   });
 
@@ -130,7 +137,11 @@ group("Reasoning: each provider's knob", (test) => {
     assertEquals(levels("gemini-3.6-flash"), ["minimal", "low", "medium", "high", "high", "high"]);
     assertEquals(levels("gemini-3.1-pro-preview"), ["low", "low", "medium", "high", "high", "high"]);
     assertEquals(levels("gemini-3.7-flash"), ["low", "low", "medium", "high", "high", "high"]);
+    assertEquals(levels("gemini-3.5-flash"), ["minimal", "low", "medium", "high", "high", "high"]);
     assertEquals(levels("gemini-4-neon"), ["low", "low", "medium", "high", "xhigh", "xhigh"]);
+    assertEquals(levels("gemini-4-hydrogen"), ["low", "low", "medium", "high", "xhigh", "xhigh"]);
+    assertEquals(levels("gemini-4-carbon"), ["low", "low", "medium", "high", "high", "high"]);
+    assertEquals(levels("gemini-4-argon"), ["low", "low", "medium", "high", "high", "high"]);
     assertEquals(level("gemini-3.1-pro-preview", "medium"), { includeThoughts: true, thinkingLevel: "medium" });
   });
 

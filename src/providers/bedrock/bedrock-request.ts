@@ -60,10 +60,10 @@ export function bedrockRequestBody(request: ProviderRequest): Fields {
       throw requestError("temperature", "Bedrock models accept a temperature from 0 to 1.");
     const fields = claude ? undefined : reasoningFields(request);
     if (fields) body["additionalModelRequestFields"] = fields;
-    // Nova 2 reasoning refuses a temperature, and at `high` a `maxTokens`: reasoning gives way to neither,
-    // as Claude's thinking does not to a temperature.
+    // Nova 2 reasoning refuses a temperature (reasoning wins, as Claude's thinking does), and at `high`
+    // a `maxTokens`: the client's bound wins, at `medium`, the most that takes one.
     const nova = fields?.["reasoningConfig"] as { maxReasoningEffort: string } | undefined;
-    if (nova?.maxReasoningEffort === "high") delete inferenceConfig["maxTokens"];
+    if (nova?.maxReasoningEffort === "high" && request.maxTokens !== undefined) nova.maxReasoningEffort = "medium";
     if (request.temperature !== undefined && nova === undefined) inferenceConfig["temperature"] = request.temperature;
   }
   if (Object.keys(inferenceConfig).length > 0) body["inferenceConfig"] = inferenceConfig;
@@ -75,7 +75,8 @@ export function bedrockRequestBody(request: ProviderRequest): Fields {
  * Amazon Nova 2's `reasoningConfig` (which is off unless asked) and OpenAI gpt-oss's
  * `reasoning_effort`, each taking `low`, `medium` or `high`: `minimal` goes as `low`, `xhigh`
  * and `max` as `high`. Only an `on` reasoning: adaptive leaves the model its default. Nova 2's
- * reasoning is sent without the request's temperature, and at `high` without its `maxTokens`.
+ * reasoning is sent without the request's temperature, and at `medium` when the request bounds
+ * `maxTokens` (Nova 2 refuses a bound at `high`).
  */
 function reasoningFields({ model, reasoning }: ProviderRequest): Fields | undefined {
   if (reasoning?.type !== "on") return undefined;

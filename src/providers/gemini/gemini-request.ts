@@ -122,18 +122,21 @@ function thinkingConfig(model: string, reasoning: Extract<RequestReasoning, { ty
   return { includeThoughts: true, thinkingBudget: Math.min(reasoningBudget(reasoning), MAX_THINKING_BUDGET) };
 }
 
-/** The Gemini models documented to take `minimal`: 3 Flash, the Flash-Lites, 3.6 Flash. */
-const MINIMAL_MODEL = /gemini-3-flash|gemini-[3-9][.\d]*-flash-lite|gemini-3\.6-flash/;
+/** The Gemini models documented to take `minimal`: 3 Flash, the Flash-Lites, 3.5 and 3.6 Flash. */
+const MINIMAL_MODEL = /gemini-3-flash|gemini-[3-9][.\d]*-flash-lite|gemini-3\.[56]-flash/;
+
+/** The Gemini models documented to take `xhigh`: Gemini 4 Neon and Hydrogen (not Carbon nor Argon). */
+const XHIGH_MODEL = /gemini-4-(?:neon|hydrogen)/;
 
 /**
  * The level nearest the effort that the model takes (an unknown level is a 400): every Gemini 3
  * and later model takes `low`, `medium` and `high` but 3 Pro, which has no `medium` (its `high` is
- * about 3.1 Pro's `medium`); `minimal` only the models above, else it goes as `low`; `xhigh` Gemini
- * 4 (`max` goes as it), else both go as `high`.
+ * about 3.1 Pro's `medium`); `minimal` and `xhigh` only the models named above (`max` goes as
+ * `xhigh` there), else as `low` and `high`.
  */
 function thinkingLevel(model: string, effort: ReasoningEffort): string {
   if (effort === "minimal") return MINIMAL_MODEL.test(model) ? "minimal" : "low";
   if (effort === "medium") return model.includes("gemini-3-pro") ? "high" : "medium";
-  if (effort === "xhigh" || effort === "max") return /gemini-[4-9]/.test(model) ? "xhigh" : "high";
+  if (effort === "xhigh" || effort === "max") return XHIGH_MODEL.test(model) ? "xhigh" : "high";
   return effort;
 }
