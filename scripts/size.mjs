@@ -652,7 +652,8 @@ const PROVIDERS = {
     own: ["providers/gemini/gemini-delta-stream", "providers/gemini/gemini-partial-args"],
     // + 48 (faults75, 2026-12-07): the chunk where every candidate has finished, with the usage, ends the
     // response (a `done`: Gemini sends no end marker), so a body held open after it is cancelled: 8,816 -> 8,863 B
-    budget: BUDGET.chain + 48,
+    // + 8 (wire76, 2026-12-07): the URL context tool's `urlContextMetadata` kept for the app with the grounding: 8,863 -> 8,871 B
+    budget: BUDGET.chain + 48 + 8,
   },
   "openai-responses": {
     stage: "OpenAIResponsesDeltaStream",
