@@ -47,8 +47,8 @@ export const isOpenAIAnnotation = (citation: JsonValue): boolean =>
   /^(url_citation|file_citation|container_file_citation|file_path)$/.test(String(citation["type"]));
 
 /**
- * Gemini's grounding and citations (a `{ groundingMetadata }` or `{ citationMetadata }` part, kept
- * for the app alone): no next turn takes them, so the agent protocols' encoders write no block a
+ * Gemini's grounding and citations (a `{ groundingMetadata }`, `{ citationMetadata }` or
+ * `{ urlContextMetadata }` part, kept for the app alone): no next turn takes them, so the agent protocols' encoders write no block a
  * client would carry back for them; the grounding's supports are spans of the text ({@link citedSpans}).
  *
  * @example
@@ -59,7 +59,7 @@ export const isOpenAIAnnotation = (citation: JsonValue): boolean =>
 export const isGrounding = (part: ReasoningPart): boolean =>
   part.type === "block" &&
   part.block["type"] === undefined &&
-  ("groundingMetadata" in part.block || "citationMetadata" in part.block);
+  ("groundingMetadata" in part.block || "citationMetadata" in part.block || "urlContextMetadata" in part.block);
 
 /** What a citation points at, as the client protocols can name it: a web page, or a document. */
 type Source =

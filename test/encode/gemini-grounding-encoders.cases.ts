@@ -14,6 +14,7 @@ import {
   grounded,
   groundedWide,
   groundedWideWith,
+  urlContext,
   WIDE_GROUNDING,
   WIDE_SEGMENTS,
   WIDE_TEXT,
@@ -159,8 +160,11 @@ group("Gemini grounding through the client-protocol encoders", (test) => {
     assertEquals(second!.segment.text, after);
   });
 
-  test("Messages and Responses write no block for them, even with a signature / encrypted_content option: nothing goes back", async () => {
-    const events = await collect(streamToolCalls(fromChunks([bytes(grounded)]), { provider: "gemini" }));
+  test("Messages and Responses write no block for them (nor the URL context's), even with a signature / encrypted_content option: nothing goes back", async () => {
+    for (const body of [grounded, urlContext]) await noBlocks(body);
+  });
+  const noBlocks = async (body: string): Promise<void> => {
+    const events = await collect(streamToolCalls(fromChunks([bytes(body)]), { provider: "gemini" }));
     // The options the Worker gives to carry a kept block through a client (a seal of the part).
     const seal = (part: unknown) => JSON.stringify(part);
     const messages = new AnthropicMessagesEncoder({ ...AGENT_OPTIONS.anthropic(), signature: seal });
@@ -174,7 +178,7 @@ group("Gemini grounding through the client-protocol encoders", (test) => {
       readResponsesEvents(encodeAll(responses, events)).items.map((item) => item["type"]),
       ["message"],
     );
-  });
+  };
   test("AI SDK UI: a page that two grounding chunks name is one source-url", async () => {
     const events = await collect(streamToolCalls(fromChunks([bytes(grounded)]), { provider: "gemini" }));
     // The same page in two chunks (and in a second step's grounding): shown once.

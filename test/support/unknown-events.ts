@@ -190,6 +190,31 @@ export const unknownKindCases: UnknownEventCase[] = [
       ),
   ],
   [
+    // A server tool's block of a later release streams its input as `server_tool_use` does (input_json_delta).
+    "Anthropic Messages: a content block of an unknown type whose input streams as input_json_delta",
+    "anthropic",
+    recording("anthropic", "parallel-tool-use"),
+    (f) =>
+      splice(
+        f.text,
+        "\n\n",
+        [
+          sse("content_block_start", {
+            type: "content_block_start",
+            index: 3,
+            content_block: { type: "future_tool_use", id: "futu_1", input: {} },
+          }),
+          sse("content_block_delta", {
+            type: "content_block_delta",
+            index: 3,
+            delta: { type: "input_json_delta", partial_json: '{"query":"weather"}' },
+          }),
+          sse("content_block_stop", { type: "content_block_stop", index: 3 }),
+        ],
+        beforeLastTwo,
+      ),
+  ],
+  [
     "OpenAI Responses: an output item of an unknown type, its own delta event and its done",
     "openai-responses",
     recording("openai-responses", "text-then-function-call"),

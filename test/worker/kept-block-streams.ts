@@ -54,7 +54,7 @@ const refused = {
   content: [{ type: "refusal", refusal: "I can't help with that." }],
 };
 
-/** Gemini's answer grounded by Google Search, with its sources' `citationMetadata`. */
+/** Gemini's answer grounded by Google Search, with its sources' `citationMetadata` and the URL context tool's `urlContextMetadata` (@google/genai's `Candidate`). */
 const grounded = {
   candidates: [
     {
@@ -66,6 +66,9 @@ const grounded = {
         groundingSupports: [{ segment: { startIndex: 0, endIndex: 14 }, groundingChunkIndices: [0] }],
       },
       citationMetadata: { citations: [{ startIndex: 0, endIndex: 14, uri: "https://yr.no" }] },
+      urlContextMetadata: {
+        urlMetadata: [{ retrievedUrl: "https://yr.no", urlRetrievalStatus: "URL_RETRIEVAL_STATUS_SUCCESS" }],
+      },
     },
   ],
 };
@@ -167,7 +170,7 @@ export const KEPT_BLOCK_STREAMS: readonly KeptBlockStream[] = [
     sent: refused,
   },
   {
-    name: "Gemini's groundingMetadata and citationMetadata",
+    name: "Gemini's groundingMetadata, citationMetadata and urlContextMetadata",
     provider: "gemini",
     body: `data: ${JSON.stringify(grounded)}\n\n`,
     sent: undefined,

@@ -155,6 +155,7 @@ const isServerStep = (type: unknown): boolean =>
 const UNTYPED: ReadonlyMap<string, Check> = new Map<string, Check>([
   ["groundingMetadata", (block, path) => void objectAt(block, "groundingMetadata", path)],
   ["citationMetadata", (block, path) => void objectAt(block, "citationMetadata", path)],
+  ["urlContextMetadata", (block, path) => void objectAt(block, "urlContextMetadata", path)],
   [
     "toolResult",
     (block, path) => {

@@ -38,8 +38,8 @@ interface ToolBlock {
  * another message starts inside the open one (an intermediary's retry spliced into the body) or a tool block gives an
  * id the message gave already (ids are unique per message); a repeat of the open message's `message_start` is ignored.
  * Thinking, redacted thinking, compaction and fallback blocks, server tools' results (`web_search_tool_result`, ...)
- * and text blocks with citations become `reasoning-part`s in block order ({@link AnthropicKeptBlocks},
- * {@link AnthropicCitations}).
+ * and text blocks with citations become `reasoning-part`s in block order ({@link AnthropicKeptBlocks}, {@link AnthropicCitations}).
+ * An `input_json_delta` of a block that started as no call (a type added later) is dropped.
  *
  * @example
  * ```ts
@@ -73,6 +73,8 @@ export class AnthropicDecoder implements ProviderDecoder {
   /** How this response's objects are written as JSON text (its messages' own writer, or `jsonText`). */
   #write: JsonWriter = jsonText;
   readonly #toolBlocks = new Map<number, ToolBlock>();
+  /** The blocks started that are no call nor kept (text, of a type added later): an `input_json_delta` of one is none's. */
+  readonly #notCalls = new Set<number>();
   #inputUsage: Record<string, unknown> = {};
   readonly #kept = new AnthropicKeptBlocks();
   readonly #cited: AnthropicCitations | undefined;
@@ -140,10 +142,7 @@ export class AnthropicDecoder implements ProviderDecoder {
     if (last) this.#emit = () => {};
   };
 
-  /**
-   * The held call's end, now that the model moved on; withdrawn (`withdraw`: a `fallback` block
-   * started, or a refusal stopped the message), with every call still open, as it may have cut them off.
-   */
+  /** The held call's end, now that the model moved on; withdrawn (`withdraw`: a `fallback` block started, or a refusal stopped the message), with every call still open, as it may have cut them off. */
   #release(withdraw?: boolean): void {
     const emit = this.#emit;
     if (this.#held !== undefined)
@@ -200,7 +199,7 @@ export class AnthropicDecoder implements ProviderDecoder {
     this.#cited?.start(index, block);
     if (this.#kept.start(index, block, emit)) return;
     const providerExecuted = ownValue(TOOL_BLOCKS, String(block["type"]));
-    if (providerExecuted === undefined) return;
+    if (providerExecuted === undefined) return void this.#notCalls.add(index);
     const input = block["input"];
     const id = nonEmptyString(block["id"]);
     const name = nonEmptyString(block["name"]);
@@ -229,8 +228,9 @@ export class AnthropicDecoder implements ProviderDecoder {
     else if (delta["type"] === "input_json_delta") this.#onInput(index, text, emit);
   }
 
-  /** A fragment of an open tool block's input. */
+  /** A fragment of an open tool block's input; of a block that is no call (a type added later), none's. */
   #onInput(index: number, text: string, emit: Emit): void {
+    if (this.#notCalls.has(index)) return;
     const block = this.#toolBlocks.get(index);
     if (block) block.initialInput = undefined;
     else this.#release(); // a fragment of no open block (before its start, or stray): passed on, never dropped

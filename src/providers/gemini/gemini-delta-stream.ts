@@ -57,7 +57,7 @@ interface StreamedCall {
  * tool's `toolCall` and `toolResponse` parts (Gemini 3's tool combination) and code execution's
  * `executableCode` and `codeExecutionResult` parts become `block` reasoning parts, whole (with their
  * `id` and signature), which the next turn sends back in their place. The first candidate's
- * `groundingMetadata` and `citationMetadata` are kept for the app ({@link GeminiGrounding}).
+ * `groundingMetadata`, `citationMetadata` and `urlContextMetadata` are kept for the app ({@link GeminiGrounding}).
  * A long decode cut by the per-request limit finishes `CONTINUATION` with the candidate's latest
  * `continuationToken` (a checkpoint's, when that chunk has none) on its finish, to go on with; the
  * grounding kept so far goes out before that finish (a continuation's grounding is its own).

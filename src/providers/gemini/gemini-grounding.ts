@@ -7,10 +7,11 @@ import { addInputApart } from "../usage.ts";
 /**
  * The first candidate's grounding and citations (Google Search grounding, recitations): its
  * `groundingMetadata` (`webSearchQueries`, `searchEntryPoint`, `groundingChunks`,
- * `groundingSupports`) and `citationMetadata`, each as the last chunk that had it gave it (a chunk
- * that carries one carries all of it so far; a trailing chunk may carry usage alone), become at the
- * response's end `block` reasoning parts `{ groundingMetadata }` and `{ citationMetadata }`, for the
- * app (`finish.reasoningParts`): Gemini's next-turn `Content` has no field for them, so no next turn
+ * `groundingSupports`), `citationMetadata` and the URL context tool's `urlContextMetadata`
+ * (`urlMetadata`: each `retrievedUrl` and its `urlRetrievalStatus`), each as the last chunk that had
+ * it gave it (a chunk that carries one carries all of it so far; a trailing chunk may carry usage
+ * alone), become at the response's end `block` reasoning parts `{ groundingMetadata }`,
+ * `{ citationMetadata }` and `{ urlContextMetadata }`, for the app (`finish.reasoningParts`): Gemini's next-turn `Content` has no field for them, so no next turn
  * sends them back. Only the latest of each is held, until a `CONTINUATION` finish gives it out (a
  * continuation's chunks give their own, whose indexes count its own text). The server tools'
  * prompt, which Gemini counts apart from the prompt (`toolUsePromptTokenCount`), is counted in the
@@ -27,7 +28,7 @@ import { addInputApart } from "../usage.ts";
  * ```
  */
 export class GeminiGrounding {
-  /** The latest `{ groundingMetadata }` and `{ citationMetadata }`, by key. */
+  /** The latest `{ groundingMetadata }`, `{ citationMetadata }` and `{ urlContextMetadata }`, by key. */
   #sources: { [key: string]: { [key: string]: JsonValue } } = {};
 
   /**
@@ -37,7 +38,7 @@ export class GeminiGrounding {
    */
   candidate(candidate: Record<string, unknown>, choice: number, emit: Emit): void {
     if (choice !== 0) return;
-    for (const key of ["groundingMetadata", "citationMetadata"])
+    for (const key of ["groundingMetadata", "citationMetadata", "urlContextMetadata"])
       if (isRecord(candidate[key])) this.#sources[key] = { [key]: candidate[key] as JsonValue };
     if (candidate["finishReason"] === "CONTINUATION") this.end(emit);
   }

@@ -14,7 +14,15 @@ import { assistantMessage, providerKit, streamToolCalls, type ToolCallEvent } fr
 import { assertEquals, group } from "../../support/harness.ts";
 import { asRequestMessage, assertEventInvariants, assertFinished } from "../../support/invariants.ts";
 import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
-import { CITATIONS, GROUNDED_TEXT, GROUNDING, grounded } from "./grounding-recordings.ts";
+import {
+  CITATIONS,
+  GROUNDED_TEXT,
+  GROUNDING,
+  grounded,
+  URL_CONTEXT,
+  URL_CONTEXT_TEXT,
+  urlContext,
+} from "./grounding-recordings.ts";
 
 const run = async (cuts: number[] = [], sse = grounded): Promise<ToolCallEvent[]> => {
   const events = await collect(streamToolCalls(fromChunks(splitAt(bytes(sse), cuts)), { provider: "gemini" }));
@@ -74,5 +82,14 @@ group("Gemini groundingMetadata and citationMetadata", (test) => {
     assertEquals(assertFinished(staged).reasoningParts, PARTS);
     const subpath = await collect(geminiToolCalls(fromChunks([bytes(grounded)])));
     assertEquals(assertFinished(subpath).reasoningParts, undefined);
+  });
+
+  test("the URL context tool's urlContextMetadata is kept for the app as the last chunk gave it; nothing of it goes back", async () => {
+    const finish = assertFinished(await run([], urlContext));
+    assertEquals(
+      [finish.text, finish.reasoningParts],
+      [URL_CONTEXT_TEXT, [{ type: "block", block: { urlContextMetadata: URL_CONTEXT } }]],
+    );
+    assertEquals(assistantMessage("gemini", finish), { role: "model", parts: [{ text: URL_CONTEXT_TEXT }] });
   });
 });

@@ -89,3 +89,27 @@ export const WIDE_GROUNDING = {
 export const groundedWideWith = (grounding: unknown): string =>
   gemini(parts([{ text: FIRST }]), parts([{ text: SECOND }], { finishReason: "STOP", groundingMetadata: grounding }));
 export const groundedWide: string = groundedWideWith(WIDE_GROUNDING);
+
+// An answer read with the URL context tool (`tools: [{ urlContext: {} }]`). Provenance: BUILT BY
+// HAND (no real capture) from @google/genai's `Candidate.urlContextMetadata` ("Metadata returned
+// when the model uses the `url_context` tool to get information from a user-provided URL":
+// `UrlContextMetadata { urlMetadata: UrlMetadata[] }`, `UrlMetadata { retrievedUrl,
+// urlRetrievalStatus }`, the status one of `UrlRetrievalStatus`'s `URL_RETRIEVAL_STATUS_*`), on
+// each chunk as grounding is; urls made up.
+/** The URL context metadata of the last chunk that had it. */
+export const URL_CONTEXT = {
+  urlMetadata: [
+    { retrievedUrl: "https://example.com/recipe", urlRetrievalStatus: "URL_RETRIEVAL_STATUS_SUCCESS" },
+    { retrievedUrl: "https://example.com/paywalled", urlRetrievalStatus: "URL_RETRIEVAL_STATUS_PAYWALL" },
+  ],
+};
+/** The answer's text. */
+export const URL_CONTEXT_TEXT = "The recipe needs 200 g of flour.";
+export const urlContext: string = gemini(
+  parts([{ text: "The recipe needs " }], { urlContextMetadata: { urlMetadata: URL_CONTEXT.urlMetadata.slice(0, 1) } }),
+  parts([{ text: "200 g of flour." }], { finishReason: "STOP", urlContextMetadata: URL_CONTEXT }),
+  {
+    usageMetadata: { promptTokenCount: 9, candidatesTokenCount: 8, totalTokenCount: 17 },
+    modelVersion: "gemini-2.5-flash",
+  },
+);
