@@ -16,21 +16,23 @@ import type { WireTool } from "../client-request.ts";
 const string = { type: "string" } as const;
 const integer = { type: "integer" } as const;
 
+/** The fields of the editor's and memory's commands, but `command`. */
+const EDITS = {
+  path: string,
+  file_text: string,
+  old_str: string,
+  new_str: string,
+  insert_line: integer,
+  insert_text: string,
+  view_range: { type: "array", items: integer },
+};
+
 /** The editor's commands and fields (`undo_edit` only in the versions before `text_editor_20250429`). */
 const editor = (commands: readonly string[], description: string) => ({
   description,
   parameters: {
     type: "object",
-    properties: {
-      command: { type: "string", enum: commands },
-      path: string,
-      file_text: string,
-      old_str: string,
-      new_str: string,
-      insert_line: integer,
-      insert_text: string,
-      view_range: { type: "array", items: integer },
-    },
+    properties: { command: { type: "string", enum: commands }, ...EDITS },
     required: ["command", "path"],
   },
 });
@@ -51,13 +53,7 @@ const SCHEMAS: Readonly<Record<string, Omit<WireTool, "name">>> = {
       type: "object",
       properties: {
         command: { type: "string", enum: ["view", "create", "str_replace", "insert", "delete", "rename"] },
-        path: string,
-        file_text: string,
-        old_str: string,
-        new_str: string,
-        insert_line: integer,
-        insert_text: string,
-        view_range: { type: "array", items: integer },
+        ...EDITS,
         old_path: string,
         new_path: string,
       },
