@@ -1,10 +1,12 @@
 // The agents' CLIs (Claude Code, Codex: about 850 MB) are not dependencies of the package: the
 // end-to-end tests that run them install them here, once, into a cache of the checkout
-// (node_modules/.cache/agent-clis/, with `npm install` from the registry), at the versions below.
+// (node_modules/.cache/agent-clis-<hash of the versions below>/, with `npm install` from the
+// registry): a new folder when a version changes, so a checkout never runs an agent older than the pin.
 // A checkout that has them in node_modules/.bin already (an install from before they moved here)
 // uses those. Installed in a directory of its own and renamed into place, so two test files that
 // ask at once never see half an install.
 import { execFile, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -12,10 +14,10 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const cache = join(root, "node_modules", ".cache", "agent-clis");
-
 /** The agents the tests run, at the versions they were tested with. */
-export const AGENT_PACKAGES = { "@anthropic-ai/claude-code": "2.1.332", "@openai/codex": "0.171.0" } as const;
+export const AGENT_PACKAGES = { "@anthropic-ai/claude-code": "2.1.337", "@openai/codex": "0.171.0" } as const;
+const versions = createHash("sha256").update(JSON.stringify(AGENT_PACKAGES)).digest("hex").slice(0, 10);
+const cache = join(root, "node_modules", ".cache", `agent-clis-${versions}`);
 
 /** The directory holding the `claude` and `codex` commands, installed first if they are not there. */
 export async function agentBinDir(): Promise<string> {

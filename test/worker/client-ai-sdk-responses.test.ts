@@ -16,21 +16,8 @@ import type { Provider } from "../../src/index.ts";
 import type { Env } from "../../worker/env.ts";
 import type { ScriptedTurn } from "../../worker/upstream/replay/scripted/script.ts";
 import { workerFetch } from "./client-support.ts";
-import { live, scripted } from "./open-responses-support.ts";
-import { FakeUpstream, responses, testEnv } from "./support.ts";
-
-/** A fake of `provider` answering each request with the next of `turns` (the last one again after). */
-function turns(provider: Provider, script: Partial<ScriptedTurn>[]): FakeUpstream {
-  const answers = script.map((turn) => scripted(provider, turn).answer);
-  const upstream = new FakeUpstream(answers[0]!);
-  const fetch = upstream.fetch;
-  let next = 0;
-  (upstream as { fetch: typeof fetch }).fetch = (url, init) => {
-    upstream.answer = answers[Math.min(next++, answers.length - 1)]!;
-    return fetch(url, init);
-  };
-  return upstream;
-}
+import { live, turns } from "./open-responses-support.ts";
+import { type FakeUpstream, responses, testEnv } from "./support.ts";
 
 // Each step's text is a `message` item, which the AI SDK sends back as an `item_reference`.
 const THREE_STEPS: Partial<ScriptedTurn>[] = [

@@ -70,3 +70,16 @@ export function scripted(
     ...(cut ? { then: "fail" as const } : {}),
   });
 }
+
+/** A fake of `provider` answering each request with the next of `script`'s turns (the last one again after). */
+export function turns(provider: Provider, script: Partial<ScriptedTurn>[]): FakeUpstream {
+  const answers = script.map((turn) => scripted(provider, turn).answer);
+  const upstream = new FakeUpstream(answers[0]!);
+  const fetch = upstream.fetch;
+  let next = 0;
+  (upstream as { fetch: typeof fetch }).fetch = (url, init) => {
+    upstream.answer = answers[Math.min(next++, answers.length - 1)]!;
+    return fetch(url, init);
+  };
+  return upstream;
+}

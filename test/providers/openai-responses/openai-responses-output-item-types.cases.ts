@@ -1,4 +1,4 @@
-// Every item type of openai-node's `ResponseOutputItem` union (6.49.0 and 7.59.0 list the same 28), and what the
+// Every item type of openai-node's `ResponseOutputItem` union (6.49.0 and 7.60.0 list the same 28), and what the
 // Responses decoder does with it: the record below fails `tsc` when a new openai's union gains or loses a type, so a
 // new item is looked at before it is dropped unseen. The `*_output` items split in two. Those OpenAI makes itself
 // (a server tool search's `tool_search_output`, a program's `program_output`, a hosted shell's `shell_call_output`)

@@ -1,6 +1,8 @@
 /**
  * A Messages body's `tools` and `tool_choice`: the client's tools (`custom`, or no `type`) as
- * `/v1/stream` tools, and Anthropic's own tools (a `type` such as `web_search_20250305`,
+ * `/v1/stream` tools, Anthropic's tools of its own schema that the client runs (`bash_20250124`, the
+ * text editors, memory) as the function tools they stand for (./defined-tools.ts), and Anthropic's
+ * server tools (a `type` such as `web_search_20250305`,
  * `code_execution_20250825`, `web_fetch_20250910`: server tools, which run on Anthropic's side and
  * bill the key that calls them) forwarded as given to an Anthropic upstream when the deployment
  * lists their kind (the type without its date) in `ANTHROPIC_SERVER_TOOLS`, else dropped, as no
@@ -21,6 +23,7 @@ import { upstreamProviders } from "../../upstream/providers/index.ts";
 import { isChatSearchModel, searchNotRefusable } from "../../request/search-models.ts";
 import { arrayAt, chosenToolAt, objectAt, type WireTool } from "../client-request.ts";
 import { toolNameIn } from "../tool-names.ts";
+import { definedTool } from "./defined-tools.ts";
 import { checkMessagesSearchLimits, type MappedSearch, messagesWebSearchOf, searchTool } from "../web-search.ts";
 
 /** The tool names Anthropic takes, which a Messages client may send. */
@@ -69,6 +72,9 @@ export function messagesTools(
               `tools[${i}].type`,
               "A Messages tool is `{name, description?, input_schema}`, with no `type` (or `custom`): `function` is Chat Completions' and Responses' form.",
             );
+          // Run by the client, of a schema Anthropic fixes: a function tool to every provider (./defined-tools.ts).
+          const defined = definedTool(type, i);
+          if (defined) return [{ name: toolNameIn(own(fields, "name"), `tools[${i}].name`, NAMES), ...defined }];
           checkToolType(type, `tools[${i}].type`);
           const name = own(fields, "name");
           if (typeof name === "string") named.set(name, String(type));

@@ -1,0 +1,114 @@
+// Anthropic's client tools of its own schema (`bash_20250124`, `text_editor_20250728`,
+// `memory_20250818`: a `type` with a date, but run by the client, as the AI SDK's
+// `anthropic.tools.bash_20250124` and agents built on @anthropic-ai/sdk send them) through
+// `/v1/messages` with @anthropic-ai/sdk 1.17: every provider is sent them as function tools of the
+// schema Anthropic documents, and the model's call reaches the client as its `tool_use`. They were
+// dropped as server tools, so the model answered without the shell or the editor it was given.
+// Computer use (`computer_20250124`), whose screen the model must be trained on, is a 400 naming
+// the tool's type.
+import Anthropic from "@anthropic-ai/sdk";
+import { describe, expect, it } from "vitest";
+import type { Provider } from "../../src/index.ts";
+import { workerFetch } from "./client-support.ts";
+import { live, scripted } from "./open-responses-support.ts";
+import type { FakeUpstream } from "./support.ts";
+
+const sdk = (provider: Provider, upstream: FakeUpstream): Anthropic =>
+  new Anthropic({
+    baseURL: "http://localhost:8787",
+    apiKey: "t",
+    fetch: workerFetch({ env: live(provider), upstream }),
+    maxRetries: 0,
+  });
+const ask = (tools: unknown[]) =>
+  ({
+    model: "m",
+    max_tokens: 1024,
+    messages: [{ role: "user" as const, content: "List the files." }],
+    tools,
+  }) as unknown as Anthropic.MessageCreateParamsNonStreaming;
+/** The tools `upstream` was sent, whatever its provider's form: their names and schemas. */
+const sentTools = (upstream: FakeUpstream): { name: string; schema: Record<string, any> }[] => {
+  const body = upstream.requests[0]!.body as Record<string, any>;
+  const tools = (body["tools"] ?? body["toolConfig"]?.tools ?? []) as Record<string, any>[];
+  return tools.flatMap((tool) =>
+    tool["functionDeclarations"]
+      ? tool["functionDeclarations"].map((f: Record<string, any>) => ({
+          name: f["name"],
+          schema: f["parametersJsonSchema"] ?? f["parameters"],
+        }))
+      : [
+          {
+            name: tool["name"] ?? tool["function"]?.name ?? tool["toolSpec"]?.name,
+            schema:
+              tool["input_schema"] ??
+              tool["parameters"] ??
+              tool["function"]?.parameters ??
+              tool["toolSpec"]?.inputSchema?.json,
+          },
+        ],
+  );
+};
+
+describe("/v1/messages: Anthropic's schema tools run by the client", () => {
+  for (const provider of ["anthropic", "openai", "openai-responses", "gemini", "bedrock"] as Provider[])
+    it(`${provider}: bash_20250124 is sent as the function tool bash, and its call reaches the client`, async () => {
+      const upstream = scripted(provider, { calls: [{ name: "bash", arguments: { command: "ls" } }] });
+      const message = await sdk(provider, upstream).messages.create({
+        ...ask([{ type: "bash_20250124", name: "bash" }]),
+        model: `${provider}/m`,
+      });
+      const [bash] = sentTools(upstream);
+      expect(bash?.name).toBe("bash");
+      expect(bash?.schema).toMatchObject({ type: "object", properties: { command: { type: "string" } } });
+      expect(message.content.find((block) => block.type === "tool_use")).toMatchObject({
+        name: "bash",
+        input: { command: "ls" },
+      });
+    });
+
+  it("the text editors and memory: their commands, as Anthropic documents them", async () => {
+    const upstream = scripted("openai", { text: "Done." });
+    await sdk("openai", upstream).messages.create({
+      ...ask([
+        { type: "text_editor_20250728", name: "str_replace_based_edit_tool", max_characters: 10_000 },
+        { type: "text_editor_20250124", name: "str_replace_editor" },
+        { type: "memory_20250818", name: "memory" },
+      ]),
+      model: "openai/m",
+    });
+    const sent = sentTools(upstream);
+    expect(sent.map((tool) => [tool.name, tool.schema["properties"].command.enum])).toEqual([
+      ["str_replace_based_edit_tool", ["view", "create", "str_replace", "insert"]],
+      ["str_replace_editor", ["view", "create", "str_replace", "insert", "undo_edit"]],
+      ["memory", ["view", "create", "str_replace", "insert", "delete", "rename"]],
+    ]);
+    expect(sent.every((tool) => tool.schema["required"].includes("command"))).toBe(true);
+  });
+
+  it("a tool_choice naming bash forces it", async () => {
+    const upstream = scripted("openai", { calls: [{ name: "bash", arguments: { command: "ls" } }] });
+    await sdk("openai", upstream).messages.create({
+      ...ask([{ type: "bash_20250124", name: "bash" }]),
+      model: "openai/m",
+      tool_choice: { type: "tool", name: "bash" },
+    });
+    expect((upstream.requests[0]!.body as Record<string, any>)["tool_choice"]).toEqual({
+      type: "function",
+      function: { name: "bash" },
+    });
+  });
+
+  it("computer use is a 400 naming the tool's type; the provider is not called", async () => {
+    const upstream = scripted("openai", { text: "Done." });
+    const error = await sdk("openai", upstream)
+      .messages.create({
+        ...ask([{ type: "computer_20250124", name: "computer", display_width_px: 1024, display_height_px: 768 }]),
+        model: "openai/m",
+      })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((error as InstanceType<typeof Anthropic.BadRequestError>).message).toContain("tools[0].type");
+    expect(upstream.requests).toEqual([]);
+  });
+});
