@@ -8,8 +8,9 @@
  * A `ProviderRequest`'s `promptCache`: the prompt caching the client asked for (its own
  * `cache_control` marks, an OpenAI client's `prompt_cache_key`). Anthropic, which caches only up to
  * a block marked `cache_control`, is sent marks on the system prompt and on the last message's last
- * block, so that the next turn reads the conversation so far from its cache. OpenAI and Gemini
- * cache a prompt's prefix on their own; the other providers are sent nothing.
+ * block, so that the next turn reads the conversation so far from its cache; Claude and Amazon Nova
+ * on Bedrock get Converse's `cachePoint` blocks at the same places. OpenAI and Gemini cache a
+ * prompt's prefix on their own; the other providers are sent nothing.
  *
  * @example
  * ```ts

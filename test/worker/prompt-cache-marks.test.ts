@@ -22,12 +22,16 @@ const env = testEnv({
 const EPHEMERAL = { type: "ephemeral" };
 
 /** The body the provider of `model` receives for a Messages request with `extra` (it answers 500: only the request matters). */
-async function messagesBody(model: string, extra: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function messagesBody(
+  model: string,
+  extra: Record<string, unknown>,
+  settings: typeof env = env,
+): Promise<Record<string, unknown>> {
   const fake = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
   const sdk = new Anthropic({
     baseURL: "http://localhost:8787",
     apiKey: "t",
-    fetch: workerFetch({ env, upstream: fake }),
+    fetch: workerFetch({ env: settings, upstream: fake }),
     maxRetries: 0,
   });
   await sdk.messages
@@ -210,5 +214,31 @@ describe("prompt caching: the Worker's cache marks beside a client's kept blocks
     const first5m = ttls.indexOf("5m");
     expect(first5m !== -1 && ttls.slice(first5m).includes("1h"), ttls.join(",")).toBe(false);
     expect(ttls).toEqual(["1h", "1h"]); // the Worker's two, at the longest ttl asked; the compaction's own taken off
+  });
+});
+
+// The last message's mark must survive the server calls the Worker leaves out after marking (a
+// `server_tool_use` without its result whose tool ANTHROPIC_SERVER_TOOLS does not forward): the
+// mark the Worker put on such a block, when it was the last, went with it, and the next turn read
+// the conversation from no cache. (Failed on 968b299e: the last message had no mark.)
+describe("prompt caching: the last mark beside a server call left out", () => {
+  it("moves to the block before it", async () => {
+    const use = { type: "tool_use", id: "toolu_1", name: "read_file", input: { path: "a" } };
+    const unlisted = { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: { query: "tides" } };
+    const body = await messagesBody(
+      "anthropic/claude-sonnet-4-6",
+      {
+        system: [{ type: "text", text: "Be brief.", cache_control: EPHEMERAL }],
+        tools: [{ name: "read_file", input_schema: { type: "object" } }],
+        messages: [
+          { role: "user", content: "Tides at Oban, and the file?" },
+          { role: "assistant", content: [use, unlisted] },
+        ],
+      },
+      { ...env, ANTHROPIC_SERVER_TOOLS: "code_execution" },
+    );
+    const messages = body["messages"] as { content: Record<string, unknown>[] }[];
+    expect(messages.at(-1)!.content).toEqual([{ ...use, cache_control: EPHEMERAL }]);
+    expect(marks(body)).toHaveLength(2);
   });
 });

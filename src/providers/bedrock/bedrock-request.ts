@@ -16,6 +16,7 @@ import {
 import type { ReasoningPart } from "../../shared/deltas.ts";
 import { anthropicThinking } from "../reasoning.ts";
 import { piecesInOrder } from "../turn.ts";
+import { addCachePoints } from "./bedrock-cache-points.ts";
 import { bedrockTextBlocks, imageBlocks, serverResults } from "./bedrock-messages.ts";
 import { bedrockToolDefinitions } from "./bedrock-tools.ts";
 
@@ -67,6 +68,7 @@ export function bedrockRequestBody(request: ProviderRequest): Fields {
     if (request.temperature !== undefined && nova === undefined) inferenceConfig["temperature"] = request.temperature;
   }
   if (Object.keys(inferenceConfig).length > 0) body["inferenceConfig"] = inferenceConfig;
+  if (request.promptCache) addCachePoints(body, request.model, request.promptCache);
   return body;
 }
 

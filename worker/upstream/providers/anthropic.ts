@@ -88,9 +88,24 @@ function withoutUnlistedRuns(body: JsonObject, server: StreamRequest["anthropicS
         answered.has(block["id"] as string) ||
         (block["type"] === "server_tool_use" && allowed.has(block["name"])),
     );
-    if (kept.length < content.length) (message as JsonObject)["content"] = kept;
+    if (kept.length === content.length) continue;
+    (message as JsonObject)["content"] = kept;
+    // The Worker's cache mark on a block left out goes to the last kept one before it that takes one.
+    const marked = content.findIndex((block) => isObject(block) && !kept.includes(block) && block["cache_control"]);
+    if (marked !== -1) remark(content.slice(0, marked), kept, (content[marked] as JsonObject)["cache_control"]!);
   }
   return body;
+}
+
+/** `mark` on the last of `before` (blocks, in order) that `kept` holds and that takes one (not thinking, not empty text). */
+function remark(before: readonly unknown[], kept: unknown[], mark: JsonObject[string]): void {
+  for (let i = before.length - 1; i >= 0; i--) {
+    const block = before[i];
+    if (!isObject(block) || !kept.includes(block) || /thinking$/.test(String(block["type"])) || block["text"] === "")
+      continue;
+    kept[kept.indexOf(block)] = { ...block, cache_control: mark }; // a copy: a kept block is the client's own object
+    return;
+  }
 }
 
 /**
