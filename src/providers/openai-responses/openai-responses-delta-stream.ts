@@ -168,9 +168,9 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
       case "response.incomplete":
       case "response.failed":
         return this.#onEnd(event, type);
-      case "error": // a bare `{"error": ...}` (no `type`: vLLM's, SGLang's) is their stream's last: no `response.failed` follows
+      case "error": // the end, as openai-node ends at it (a `response.failed` may follow, or nothing); vLLM's bare `{error}` too
         this.#emit(providerError(event));
-        return void (event["type"] ?? this.#emit({ type: "done" }));
+        return this.#emit({ type: "done" });
       default: // a built-in call's own events (diff, commands), at -1 those of no item (`response.created`)
         this.#builtIns?.event(type, event, this.#indexOf(event) ?? -1);
     }
