@@ -68,6 +68,7 @@ import "./providers/bedrock/bedrock-image-blocks.cases.ts";
 import "./providers/cohere/cohere-rules.cases.ts";
 import "./providers/cohere/cohere-thinking.cases.ts";
 import "./providers/cohere/cohere-citations-next-turn.cases.ts";
+import "./providers/cohere/cohere-error-end.cases.ts";
 import "./providers/ollama/ollama-rules.cases.ts";
 import "./providers/gemini-interactions/gemini-interactions-rules.cases.ts";
 import "./providers/gemini-interactions/gemini-interactions-server-steps.cases.ts";

@@ -1,6 +1,12 @@
 // Stream helpers built on plain WHATWG streams, so they run in every runtime.
 import type { ProviderDelta, SSEMessage, ToolCallAccumulatorOptions, ToolCallEvent } from "../../src/index.ts";
-import { OpenAIChatDeltaStream, SSEDecoderStream, ToolCallAccumulatorStream } from "../../src/index.ts";
+import {
+  OpenAIChatDeltaStream,
+  type Provider,
+  SSEDecoderStream,
+  streamToolCalls,
+  ToolCallAccumulatorStream,
+} from "../../src/index.ts";
 
 /** A stream that yields the given chunks, then closes. */
 export function fromChunks<T>(chunks: readonly T[]): ReadableStream<T> {
@@ -122,4 +128,31 @@ export function twoCallsChunks(): Uint8Array[] {
     chatChunk({}, "tool_calls"),
   ];
   return [...payloads.map((payload) => bytes(openAISSE([payload], false))), bytes("data: [DONE]\n\n")];
+}
+
+/**
+ * `streamToolCalls` over `messages` (one read each), then a body that neither sends nor closes (a
+ * proxy holding the connection): the events if the chain ended within as many microtask turns as
+ * it may take (`undefined`: it waited on), and the reason the body was cancelled with.
+ */
+export async function readHeldOpen(provider: Provider, messages: readonly string[]) {
+  let next = 0;
+  let cancelled: unknown;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull: (controller) =>
+        next < messages.length ? controller.enqueue(bytes(messages[next++]!)) : new Promise<void>(() => {}),
+      cancel: (reason) => void (cancelled = reason),
+    },
+    { highWaterMark: 0 },
+  );
+  const abort = new AbortController();
+  let events: ToolCallEvent[] | undefined;
+  const read = collect(streamToolCalls(body, { provider, signal: abort.signal }));
+  void read.then((all) => (events = all));
+  for (let turn = 0; turn < 5000 && events === undefined; turn++) await Promise.resolve();
+  const result = { events, cancelled };
+  abort.abort(); // a chain still waiting is stopped, so that no test leaves one behind
+  await read;
+  return result;
 }

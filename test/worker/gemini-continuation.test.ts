@@ -210,8 +210,10 @@ describe("Gemini's CONTINUATION hops joined into one answer by the Worker", () =
   });
 
   it("a client that goes away during the first hop: that request is aborted and no second one is sent", async () => {
-    // The first hop has sent its CONTINUATION finish but keeps its connection open.
-    const hops: Hop[] = [{ ...THREE_HOPS[0]!, stall: true }, THREE_HOPS[2]!];
+    // The first hop has sent its checkpoint's token, not yet its CONTINUATION finish, and keeps its connection
+    // open (after the finish, the next hop opens at once: test/worker/gemini-hop-held-open.test.ts).
+    const first = THREE_HOPS[0] as { chunks: object[] };
+    const hops: Hop[] = [{ chunks: first.chunks.slice(0, 2), stall: true }, THREE_HOPS[2]!];
     const readThenLeave = async () => {
       const fake = fakeGemini(hops);
       const response = await fake.clientFetch("http://localhost:8787/v1/chat/completions", {
@@ -220,7 +222,7 @@ describe("Gemini's CONTINUATION hops joined into one answer by the Worker", () =
         body: JSON.stringify({ ...chatRequest, stream: true }),
       });
       const reader = response.body!.getReader();
-      // The first hop came in one read: its finish was decoded before the client reads the answer's start.
+      // The first hop's chunks came in one read, decoded before the client reads the answer's start.
       expect(new TextDecoder().decode((await reader.read()).value)).toContain("data:");
       await reader.cancel("client went away");
       expect(await eventually(fake.isAborted)).toBe(true);

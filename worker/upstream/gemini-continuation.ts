@@ -38,6 +38,8 @@ export interface ContinuationState {
   on: boolean;
   /** The token the hop just ended with, held back from the client: the next hop is to be opened with it. */
   token?: string | undefined;
+  /** Whether the hop's last chunk came (its token's finish, and the usage): the next hop opens without its body's close. */
+  ended?: boolean;
   /** The token the current hop was opened with (a hop ending with it again would only repeat itself). */
   from?: string | undefined;
   /** The requests made so far. */
@@ -63,9 +65,12 @@ export function continuingProtocol(protocol: ProviderProtocol, state: Continuati
       // The first choice's text so far, in UTF-8 bytes, and where the current hop's began: its grounding's offsets count from there.
       let bytes = 0;
       let from = 0;
+      // Whether the message being decoded had the usage (Gemini's last chunk has it, or a trailing one).
+      let usage = false;
       const held: { [key: string]: JsonValue } = {};
       const decoder = protocol.createDecoder((delta: ProviderDelta) => {
         if (delta.type === "usage") {
+          usage = true;
           state.latest = delta.usage;
           if (state.before) return emit({ type: "usage", usage: summed(state.before, delta.usage) });
         } else if (delta.type === "text-delta" && !delta.choice && state.on) {
@@ -91,7 +96,12 @@ export function continuingProtocol(protocol: ProviderProtocol, state: Continuati
         emit(delta);
       }, limits);
       return {
-        decode: (message) => decoder.decode(message),
+        decode: (message) => {
+          usage = false;
+          decoder.decode(message);
+          // The hop's end as the decoder's own (a finish and the usage): a body a proxy holds open after it is not waited on.
+          if (usage && state.token !== undefined) state.ended = true;
+        },
         end: (fault) => {
           decoder.end(fault);
           for (const [key, value] of Object.entries(held))
@@ -149,7 +159,15 @@ export function continuedGemini(
   options: OpenUpstreamOptions,
   state: ContinuationState,
 ): WatchedBody {
-  Object.assign(state, { on: true, hops: 1, token: undefined, from: undefined, before: undefined, latest: undefined });
+  Object.assign(state, {
+    on: true,
+    hops: 1,
+    token: undefined,
+    ended: false,
+    from: undefined,
+    before: undefined,
+    latest: undefined,
+  });
   const { wholeType: _whole, ...stream } = http;
   const { onWhole: _onWhole, ...upstream } = options;
   const again = (token: string) =>
@@ -178,7 +196,11 @@ export function continuingBody(
   let stopped = false;
   const iterator: WatchedBody = {
     next: async () => {
-      const result = await current.next();
+      // The hop's last chunk came: its body, which a proxy may hold open, is stopped rather than read to its close.
+      const ended = state.ended === true && state.token !== undefined;
+      state.ended = false;
+      if (ended) await current.return?.();
+      const result: IteratorResult<Uint8Array> = ended ? { done: true, value: undefined } : await current.next();
       const token = state.token;
       if (!result.done || token === undefined || stopped || signal?.aborted) return result;
       state.token = undefined;

@@ -108,8 +108,9 @@ export class CohereDecoder implements ProviderDecoder {
         return this.#onCitations(message_["citations"]);
       case "message-end":
         return this.#onEnd(payload);
-      case "error":
-        return this.#emit(providerError(payload));
+      case "error": // the stream's last, as its error response's body is: a body held open after it is not waited on
+        this.#emit(providerError(payload));
+        return this.#emit({ type: "done" });
     }
     // message-start, citation-end, debug and later types carry nothing to accumulate.
   }
