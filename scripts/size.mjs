@@ -580,6 +580,8 @@ export const BUDGET = {
   // + 192 in issue 37 (perf-responses): OpenAI Responses' delta events read faster (see `responsesChain`).
   // + 32: see `chain` (repair-paths): Anthropic's 10,362 -> 10,389 B
   streamToolCalls:
+    // + 40 (chat76, 2026-12-07): the chain of events made by one function (`eventChain`) that makes either its stream or, for the main entry's `readToolCalls`, a reader with no stream (a non-streaming answer's chain, one native stream fewer a response): 12,742 -> 12,779 B
+    40 +
     // + 8 (faults75, 2026-12-07): OpenAI Responses' bare `{"error": ...}` (vLLM's, SGLang's: no `type`) ends the stream, a `done` after it (see `responsesChain`): 12,732 -> 12,742 B
     8 +
     // + 168 (respath, 2026-12-07): OpenAI Responses' delta events in OpenAI's current key order read fast (see `responsesChain`): 12,415 -> 12,707 B

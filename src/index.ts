@@ -157,7 +157,7 @@ export { eventStep, type EventSink, type EventStep } from "./accumulate/event-st
 export { toolCallTimings } from "./accumulate/tool-call-timings.ts";
 export { validateToolCalls } from "./accumulate/validate-tool-calls.ts";
 export { streamToolCallBatches, streamToolCalls } from "./pipeline/stream-tool-calls.ts"; // The whole chain in one call.
-export { batchReader, type BatchReader, readToolCallBatches } from "./pipeline/stream-tool-calls.ts";
+export { batchReader, type BatchReader, readToolCallBatches, readToolCalls } from "./pipeline/stream-tool-calls.ts";
 export type { StreamToolCallBatchesOptions, StreamToolCallsOptions } from "./pipeline/stream-tool-calls-options.ts";
 export type { StreamLimits } from "./pipeline/stream-limits.ts";
 export { type ChainInput, type ProviderChunks, sdkChunks, type SdkChunks } from "./pipeline/sdk-chunks.ts";

@@ -166,6 +166,7 @@ import "./pipeline/validator-tools.cases.ts";
 import "./pipeline/stream-tool-call-batches.cases.ts";
 import "./pipeline/batch-window.cases.ts";
 import "./pipeline/batch-reader.cases.ts";
+import "./pipeline/event-reader.cases.ts";
 import "./pipeline/chunk-reader.cases.ts";
 import "./pipeline/sdk-chunks.cases.ts";
 import "./pipeline/external-fixtures.cases.ts";

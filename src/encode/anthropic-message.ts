@@ -31,6 +31,9 @@ export interface AnthropicMessageOptions extends AnthropicMessagesEncoderOptions
   maxTextLength?: number | undefined;
 }
 
+/** The builder's option names: the encoder's and its text bound (made once, not per answer). */
+const MESSAGE_OPTIONS = { ...MESSAGES_OPTIONS, maxTextLength: 0 };
+
 /**
  * The Messages stream events applied to a message, as `@anthropic-ai/sdk`'s `MessageStream`
  * applies them: so the non-streaming object is, by construction, what a streaming client of the
@@ -44,7 +47,7 @@ class AnthropicMessageBuilder implements AnswerBuilder<AnthropicMessageResult> {
   #result: AnthropicMessageResult | undefined;
 
   constructor(options: AnthropicMessageOptions) {
-    checkOptionNames(options, { ...MESSAGES_OPTIONS, maxTextLength: 0 });
+    checkOptionNames(options, MESSAGE_OPTIONS);
     this.#budget = new TextBudget(options.maxTextLength ?? DEFAULT_MAX_TEXT_LENGTH);
     this.#events = new AnthropicMessageEvents((event) => this.#apply(event), options);
   }

@@ -61,6 +61,9 @@ interface ChoiceParts {
   calls: { id: string; name: string; args: string[]; custom: boolean }[];
 }
 
+/** The builder's option names: the encoder's and its text bound (made once, not per answer). */
+const COMPLETION_OPTIONS = { ...CHAT_OPTIONS, maxTextLength: 0 };
+
 /**
  * Builds the non-streaming `chat.completion` object from the same events the streaming encoder
  * reads, with the same rules: calls in the order they started, generated ids where the provider
@@ -93,7 +96,7 @@ export class OpenAIChatCompletionBuilder {
 
   /** Creates the builder; `includeUsage` does not apply (usage is in the object whenever known). */
   constructor(options: OpenAIChatCompletionOptions) {
-    checkOptionNames(options, { ...CHAT_OPTIONS, maxTextLength: 0 });
+    checkOptionNames(options, COMPLETION_OPTIONS);
     this.#maxText = options.maxTextLength ?? DEFAULT_MAX_TEXT_LENGTH;
     const { id, created, generate } = resolveOptions(options);
     this.#base = { id, created, model: options.model };

@@ -23,6 +23,9 @@ export interface OpenAIResponseOptions extends OpenAIResponsesEncoderOptions {
   maxTextLength?: number | undefined;
 }
 
+/** The builder's option names: the encoder's and its text bound (made once, not per answer). */
+const RESPONSE_OPTIONS = { ...RESPONSES_OPTIONS, maxTextLength: 0 };
+
 /** Keeps the terminal event's response: the whole output, by construction what a streaming client would have built. */
 class OpenAIResponseBuilder implements AnswerBuilder<OpenAIResponseResult> {
   readonly #events: OpenAIResponseEvents;
@@ -30,7 +33,7 @@ class OpenAIResponseBuilder implements AnswerBuilder<OpenAIResponseResult> {
   #response: OpenAIResponse | undefined;
 
   constructor(options: OpenAIResponseOptions) {
-    checkOptionNames(options, { ...RESPONSES_OPTIONS, maxTextLength: 0 });
+    checkOptionNames(options, RESPONSE_OPTIONS);
     this.#budget = new TextBudget(options.maxTextLength ?? DEFAULT_MAX_TEXT_LENGTH);
     this.#events = new OpenAIResponseEvents((event) => {
       if (TERMINAL_EVENTS.has(event.type) && "response" in event) this.#response = event.response;

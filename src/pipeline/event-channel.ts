@@ -96,6 +96,20 @@ export class EventChannel<T> {
     return stream;
   }
 
+  /**
+   * The events go to a reader with no stream at all (`EventReader`, for a reader that never hands
+   * a stream on), not through the controller: there is no stream.
+   */
+  source(): void {
+    this.#queue = [];
+    this.#head = 0;
+  }
+
+  /** The chain ended: no event comes after those made. */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
   /** The next event made, or `undefined` when there is none yet (or `null` at the end). */
   take(): T | undefined | null {
     const queue = this.#queue!;

@@ -23,6 +23,7 @@ import { wholeFraming, withWholeResponses } from "./whole-responses.ts";
 import { sdkChunks } from "./sdk-chunks.ts";
 import type { StreamToolCallBatchesOptions, StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
 import { toolCallBatchSource, toolCallBatchStream, toolCallEventStream } from "./tool-call-streams.ts";
+import { toolCallEventSource } from "./event-reader.ts";
 import type { BatchReader } from "./batch-channel.ts";
 
 // The reader of the arrays that takes them from the chain directly.
@@ -127,6 +128,31 @@ export function readToolCallBatches<const Tools extends readonly ToolDefinition[
 ): BatchReader<TypedToolCallEvent<Tools>[]> {
   const protocol = protocolOf(options.provider);
   return toolCallBatchSource<Tools>(
+    protocol,
+    framingOf(protocol, options.provider),
+    readable(input),
+    withPlugins(options),
+  );
+}
+
+/**
+ * {@link streamToolCalls}' events read with no stream, one a `read`: what `for await` over its
+ * stream reads (the chain run only when no event is made yet, so the body is read only as the
+ * reader asks), with a `cancel` that stops the body at once, and without the stream it would lock
+ * and never hand on, which is a native object to make per response in a server's runtime.
+ *
+ * @example
+ * ```ts
+ * const reader = readToolCalls(await fetch(url, init), { provider: "openai" });
+ * for (let read = await reader.read(); !read.done; read = await reader.read()) builder.add(read.value);
+ * ```
+ */
+export function readToolCalls<const Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]>(
+  input: ChainInput,
+  options: StreamToolCallsOptions<Tools> = {},
+): BatchReader<TypedToolCallEvent<Tools>> {
+  const protocol = protocolOf(options.provider);
+  return toolCallEventSource<Tools>(
     protocol,
     framingOf(protocol, options.provider),
     readable(input),

@@ -52,6 +52,32 @@ export function toolCallEventStream<const Tools extends readonly ToolDefinition[
   input: ChainInput,
   options: ProtocolStreamOptions<Tools> = {},
 ): ReadableStream<TypedToolCallEvent<Tools>> {
+  // `for await` reads the chain's events without a read of the stream per event (see EventChannel).
+  return eventChain(protocol, framing, input, options, (channel, open, cancel) =>
+    channel.stream(open, cancel),
+  ) as ReadableStream<TypedToolCallEvent<Tools>>;
+}
+
+/**
+ * What `make` makes of the channel of a chain of events, its `start` and its `cancel`: the stream of
+ * `toolCallEventStream`, the reader of `toolCallEventSource`.
+ *
+ * @example
+ * ```ts
+ * const stream = eventChain(openAIChatProtocol, TextFraming, response, {}, (channel, open, cancel) => channel.stream(open, cancel));
+ * ```
+ */
+export function eventChain<R>(
+  protocol: ProviderProtocol,
+  framing: FramingClass,
+  input: ChainInput,
+  options: ProtocolStreamOptions<readonly ToolDefinition[]>,
+  make: (
+    channel: EventChannel<ToolCallEvent>,
+    open: () => Promise<void>,
+    cancel: (reason: unknown) => Promise<void>,
+  ) => R,
+): R {
   const stepwise = !!options.partialArguments;
   // Made here, not in `start`: options it cannot take throw at the call in every runtime.
   const chain = chainOptions(options);
@@ -72,9 +98,9 @@ export function toolCallEventStream<const Tools extends readonly ToolDefinition[
       if (ended) await ended;
     }
   });
-  // `for await` reads the chain's events without a read of the stream per event (see EventChannel).
-  return channel.stream(
-    () => {
+  return make(
+    channel,
+    (): Promise<void> => {
       pump = new ChainPump(
         input,
         protocol,
@@ -90,7 +116,7 @@ export function toolCallEventStream<const Tools extends readonly ToolDefinition[
       return opening;
     },
     (reason) => pump.cancel(reason),
-  ) as ReadableStream<TypedToolCallEvent<Tools>>;
+  );
 }
 
 /**

@@ -5,9 +5,10 @@ import { takeMappedSource } from "./batch-map.ts";
  * Reads each chunk of `stream` (a stream of {@link mapChunks}'s steps, or any other) into `take`,
  * until `take` returns false (then `stream` is cancelled with `reason`) or it ends. What a
  * non-streaming answer does with its events, without a read of a stream per event: the steps'
- * first stream is read through its own async iterator (`streamToolCalls`' hands out the events of
- * a network chunk from an array, running the chain only when it is empty: events are still made on
- * demand, so a limit `take` checks stops the provider at the event past it) and the steps run on
+ * source is read directly (the chain's events with no stream, `readToolCalls`, which hands out the
+ * events of a network chunk from an array, running the chain only when it is empty: events are
+ * still made on demand, so a limit `take` checks stops the provider at the event past it; a stream
+ * through its own async iterator) and the steps run on
  * each chunk here, as the stream made by `mapChunks` would run them on its reads. A read that fails
  * goes through the steps' `fail` as there; a step that throws cancels the source and throws.
  *

@@ -10,7 +10,7 @@
 import {
   jsonSchema,
   readToolCallBatches,
-  streamToolCalls,
+  readToolCalls,
   type StreamToolCallsOptions,
   type ToolCallEvent,
   type ToolSchema,
@@ -65,8 +65,8 @@ export async function openEventBatches(
 
 /**
  * {@link openEventBatches} for an answer read whole before anything is sent: one event per array,
- * each read from the chain as the reader asks for it (`streamToolCalls`, which reads the body only
- * on demand), so that a limit the reader checks (`MAX_COMPLETION_LENGTH`) cancels the provider at
+ * each read from the chain as the reader asks for it (`readToolCalls`, which reads the body only
+ * on demand, with no stream), so that a limit the reader checks (`MAX_COMPLETION_LENGTH`) cancels the provider at
  * the event that passed it, no chunk read ahead. The Worker's steps over them (the provider data
  * stripped, the tool names given back, the route's tally) compose into one function over that
  * stream: one read per event in all. The events end with an `abort` when `signal` aborts.
@@ -77,7 +77,8 @@ export async function openAnswerEvents(
   signal: AbortSignal | undefined,
 ): Promise<{ batches: ReadableStream<ToolCallEvent[]>; headers: Record<string, string> }> {
   const { body, options, headers, watch, names, stops } = await openChain(streamRequest, context, signal, true);
-  const events = watch.events(streamToolCalls(body, options), failureEvents);
+  // Read with no stream of the chain's own, one event a read (readEach reads it directly).
+  const events = watch.events(readToolCalls(body, options), failureEvents);
   const batches = mapChunks(events, (event): ToolCallEvent[] => [event]);
   return { batches: clientNames(withoutProviderDataInBatches(stopped(batches, stops)), names), headers };
 }
