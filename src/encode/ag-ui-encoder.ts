@@ -9,7 +9,7 @@ import type {
   ToolCallDeltaEvent,
   ToolCallStartEvent,
 } from "../shared/events.ts";
-import { CallIds, randomId } from "./call-ids.ts";
+import { CallIds, prefixedId, randomId } from "./call-ids.ts";
 import {
   aguiRun,
   resultEvent,
@@ -84,7 +84,7 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
   /** Why a loop's model call failed (its last `error`), for a `loop-finish` of reason `call-failed`. */
   #lastError: AbortEvent["error"];
   #ended = false;
-  readonly #newMessageId = (): string => `msg_${this.#generate()}`;
+  readonly #newMessageId = (): string => prefixedId(this.#generate, "msg_");
 
   /** Creates the core; see {@link AGUIEncoderOptions} (an option it does not know is a `TypeError`). */
   constructor(options: AGUIEncoderOptions) {

@@ -9,7 +9,7 @@ import { isAnthropicBlock } from "../providers/anthropic/anthropic-messages.ts";
 import { BlockSequencer, type SequencedBlock } from "./block-sequencer.ts";
 import { anthropicStopDetails } from "./anthropic-stop-details.ts";
 import { isCohereSource, isGrounding, isOpenAIAnnotation } from "./citations.ts";
-import { CallIds, randomId } from "./call-ids.ts";
+import { CallIds, prefixedId, randomId } from "./call-ids.ts";
 import {
   anthropicContainer,
   anthropicError,
@@ -137,7 +137,7 @@ export class AnthropicMessageEvents {
   #start(usage?: Usage): void {
     if (this.#started) return;
     this.#started = true;
-    const id = this.#options.id ?? `msg_${(this.#options.generateId ?? randomId)()}`;
+    const id = this.#options.id ?? prefixedId(this.#options.generateId ?? randomId, "msg_");
     this.#emit({
       type: "message_start",
       message: {

@@ -7,7 +7,7 @@
 import type { FinishReason, Usage } from "../shared/deltas.ts";
 import { failureKind, type ProviderErrorKind } from "../shared/errors.ts";
 import type { JsonValue } from "../shared/json.ts";
-import { randomId } from "./call-ids.ts";
+import { prefixedId, randomId } from "./call-ids.ts";
 import { OPENAI_KIND_CODES, OPENAI_KIND_TYPES } from "./protocol-encoder.ts";
 
 /** A `finish_reason` of Chat Completions. */
@@ -165,7 +165,7 @@ export function resolveOptions(options: OpenAIChatEncoderOptions): {
 } {
   const generate = options.generateId ?? randomId;
   return {
-    id: options.id ?? `chatcmpl-${generate()}`,
+    id: options.id ?? prefixedId(generate, "chatcmpl-"),
     created: options.created ?? Math.floor(Date.now() / 1000),
     generate,
   };

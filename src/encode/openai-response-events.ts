@@ -2,7 +2,7 @@ import { callKey } from "../shared/call-key.ts";
 import type { ReasoningPart } from "../shared/deltas.ts";
 import type { AbortEvent, FinishEvent, InvalidToolCallEvent } from "../shared/events.ts";
 import { BlockSequencer, type SequencedBlock } from "./block-sequencer.ts";
-import { CallIds, randomId } from "./call-ids.ts";
+import { CallIds, prefixedId, randomId } from "./call-ids.ts";
 import { citedText, isGrounding, responsesAnnotations } from "./citations.ts";
 import { approvalBlock, approvalItemOf, BuiltInCalls, responsesCallFields } from "./openai-responses-built-in.ts";
 import {
@@ -63,7 +63,7 @@ export class OpenAIResponseEvents {
     this.#builtIns = new BuiltInCalls(options.builtInTools);
     this.#now = options.now ?? Date.now;
     this.#response = {
-      id: options.id ?? `resp_${this.#generate()}`,
+      id: options.id ?? prefixedId(this.#generate, "resp_"),
       object: "response",
       created_at: options.createdAt ?? Math.floor(this.#now() / 1000),
       completed_at: null,
@@ -153,7 +153,7 @@ export class OpenAIResponseEvents {
     if (this.#builtIns.defers(block)) return;
     const kind =
       refusalOf(block) !== undefined ? "text" : block.kind === "call" && block.textInput ? "custom" : block.kind;
-    const id = `${PREFIX[kind]}_${this.#generate()}`;
+    const id = prefixedId(this.#generate, PREFIX[kind]);
     const item: OpenAIResponsesOutputItem =
       (block.kind === "kept" && approvalItemOf(block.part)) ||
       (kind === "text"
@@ -295,5 +295,5 @@ export class OpenAIResponseEvents {
   }
 }
 
-const PREFIX = { text: "msg", reasoning: "rs", redacted: "rs", kept: "rs", call: "fc", custom: "ctc" } as const;
+const PREFIX = { text: "msg_", reasoning: "rs_", redacted: "rs_", kept: "rs_", call: "fc_", custom: "ctc_" } as const;
 const summary = (text: string): { type: "summary_text"; text: string } => ({ type: "summary_text", text });
