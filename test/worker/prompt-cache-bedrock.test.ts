@@ -75,6 +75,11 @@ describe("prompt caching on Bedrock: a client's marks as Converse's cache points
   it("Amazon Nova too; a model Bedrock does not cache for, and a request without a mark, get none", async () => {
     const nova = await converseBody("bedrock/us.amazon.nova-pro-v1:0", markedTurn());
     expect([points(nova).system, points(nova).last]).toEqual([[POINT], POINT]);
+    // The Claude models after 4.6, and GovCloud's prefix (review 76: they were sent none).
+    for (const model of ["global.anthropic.claude-opus-5", "us-gov.anthropic.claude-sonnet-4-5-20250929-v1:0"]) {
+      const later = await converseBody(`bedrock/${model}`, markedTurn());
+      expect([points(later).system, points(later).last], model).toEqual([[POINT], POINT]);
+    }
     for (const model of [
       "bedrock/anthropic.claude-3-haiku-20240307-v1:0",
       "bedrock/anthropic.claude-3-5-sonnet-20241022-v2:0",

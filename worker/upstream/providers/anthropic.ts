@@ -81,29 +81,37 @@ function withoutUnlistedRuns(body: JsonObject, server: StreamRequest["anthropicS
     const content = isObject(message) ? message["content"] : undefined;
     if (!Array.isArray(content)) continue;
     const answered = new Set(content.map((block) => isObject(block) && block["tool_use_id"]));
-    const kept = content.filter(
+    const keep = content.map(
       (block) =>
         !isObject(block) ||
         (block["type"] !== "server_tool_use" && block["type"] !== "mcp_tool_use") ||
         answered.has(block["id"] as string) ||
         (block["type"] === "server_tool_use" && allowed.has(block["name"])),
     );
-    if (kept.length === content.length) continue;
+    if (!keep.includes(false)) continue;
+    const kept = content.filter((_, i) => keep[i]);
     (message as JsonObject)["content"] = kept;
     // The Worker's cache mark on a block left out goes to the last kept one before it that takes one.
-    const marked = content.findIndex((block) => isObject(block) && !kept.includes(block) && block["cache_control"]);
-    if (marked !== -1) remark(content.slice(0, marked), kept, (content[marked] as JsonObject)["cache_control"]!);
+    const marked = content.findIndex((block, i) => !keep[i] && isObject(block) && block["cache_control"]);
+    if (marked !== -1) remark(content, keep, marked, kept);
   }
   return body;
 }
 
-/** `mark` on the last of `before` (blocks, in order) that `kept` holds and that takes one (not thinking, not empty text). */
-function remark(before: readonly unknown[], kept: unknown[], mark: JsonObject[string]): void {
-  for (let i = before.length - 1; i >= 0; i--) {
-    const block = before[i];
-    if (!isObject(block) || !kept.includes(block) || /thinking$/.test(String(block["type"])) || block["text"] === "")
-      continue;
-    kept[kept.indexOf(block)] = { ...block, cache_control: mark }; // a copy: a kept block is the client's own object
+/**
+ * The mark of `content[marked]` (left out) on the last block before it that `keep` keeps and that
+ * takes one (not thinking, not empty text), in `kept`; one pass by index, linear in the blocks.
+ */
+function remark(content: readonly unknown[], keep: readonly boolean[], marked: number, kept: unknown[]): void {
+  const mark = (content[marked] as JsonObject)["cache_control"]!;
+  let at = 0; // the kept blocks before the marked one
+  for (let i = 0; i < marked; i++) if (keep[i]) at++;
+  for (let i = marked - 1; i >= 0; i--) {
+    if (!keep[i]) continue;
+    at--;
+    const block = content[i];
+    if (!isObject(block) || /thinking$/.test(String(block["type"])) || block["text"] === "") continue;
+    kept[at] = { ...block, cache_control: mark }; // a copy: a kept block is the client's own object
     return;
   }
 }
