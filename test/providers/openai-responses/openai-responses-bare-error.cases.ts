@@ -2,9 +2,8 @@
 // (`create_streaming_error_response`: no `type`, no `response.failed` after it). It ends the stream
 // there: a body held open after it is cancelled, the half call discarded. OpenAI's own `error` event
 // (with `type`), which `response.failed` follows, still reads on to it.
-import { streamToolCalls, type ToolCallEvent } from "../../../src/index.ts";
 import { assertEquals, group } from "../../support/harness.ts";
-import { bytes, collect } from "../../support/streams.ts";
+import { readHeldOpen } from "../../support/streams.ts";
 
 const event = (type: string, fields: Record<string, unknown>) =>
   `event: ${type}\ndata: ${JSON.stringify({ type, ...fields })}\n\n`;
@@ -23,32 +22,9 @@ const HEAD = [
 ];
 const VLLM_ERROR = 'data: {"error": {"message": "boom", "type": "BadRequestError", "param": null, "code": 400}}\n\n';
 
-/** The messages, then a body held open; the events if the chain ended within the turns, and the body's cancel reason. */
-async function readHeld(messages: readonly string[]) {
-  let next = 0;
-  let cancelled: unknown;
-  const body = new ReadableStream<Uint8Array>(
-    {
-      pull: (controller) =>
-        next < messages.length ? controller.enqueue(bytes(messages[next++]!)) : new Promise<void>(() => {}),
-      cancel: (reason) => void (cancelled = reason),
-    },
-    { highWaterMark: 0 },
-  );
-  const abort = new AbortController();
-  let events: ToolCallEvent[] | undefined;
-  const read = collect(streamToolCalls(body, { provider: "openai-responses", signal: abort.signal }));
-  void read.then((all) => (events = all));
-  for (let turn = 0; turn < 5000 && events === undefined; turn++) await Promise.resolve();
-  const result = { events, cancelled };
-  abort.abort(); // a chain still waiting is stopped
-  await read;
-  return result;
-}
-
 group("OpenAI Responses: a bare error payload", (test) => {
   test("vLLM's `{error}` ends the stream at once: provider-error, the half call discarded, the body cancelled", async () => {
-    const { events, cancelled } = await readHeld([...HEAD, VLLM_ERROR]);
+    const { events, cancelled } = await readHeldOpen("openai-responses", [...HEAD, VLLM_ERROR]);
     assertEquals(
       events?.map((e) => (e.type === "abort" ? `abort ${e.reason} ${e.discarded.length}` : e.type)),
       ["tool-call-start", "tool-call-delta", "error", "abort provider-error 1"],
@@ -57,7 +33,7 @@ group("OpenAI Responses: a bare error payload", (test) => {
   });
 
   test("OpenAI's `error` event is not the end: response.failed follows it", async () => {
-    const { events } = await readHeld([
+    const { events } = await readHeldOpen("openai-responses", [
       ...HEAD,
       event("error", { sequence_number: 3, code: "server_error", message: "x" }),
     ]);

@@ -36,15 +36,18 @@ const editor = (commands: readonly string[], description: string) => ({
     required: ["command", "path"],
   },
 });
+// What Anthropic's schema leaves to Claude's training, said for the other models (review 76).
 const EDITOR =
-  "View, create and edit text files: view a file or directory, create a file, replace a unique string, insert text after a line.";
+  "View, create and edit text files by `path`. `view`: the file's lines, numbered (`view_range` [first, last] for part of it, last -1 for the end), or a directory's entries. `create`: a new file of `file_text`. `str_replace`: `old_str`, which must occur exactly once in the file (give enough lines around it), replaced by `new_str`. `insert`: `insert_text` after line `insert_line` (0 for the top).";
+
+const UNDO = "`undo_edit`: the last edit of the file undone.";
 
 /** Each tool by its type: its description and JSON Schema. */
 const SCHEMAS: Readonly<Record<string, Omit<WireTool, "name">>> = {
   bash_20241022: bash(),
   bash_20250124: bash(),
-  text_editor_20241022: editor(["view", "create", "str_replace", "insert", "undo_edit"], EDITOR),
-  text_editor_20250124: editor(["view", "create", "str_replace", "insert", "undo_edit"], EDITOR),
+  text_editor_20241022: editor(["view", "create", "str_replace", "insert", "undo_edit"], `${EDITOR} ${UNDO}`),
+  text_editor_20250124: editor(["view", "create", "str_replace", "insert", "undo_edit"], `${EDITOR} ${UNDO}`),
   text_editor_20250429: editor(["view", "create", "str_replace", "insert"], EDITOR),
   text_editor_20250728: editor(["view", "create", "str_replace", "insert"], EDITOR),
   memory_20250818: {
@@ -64,7 +67,8 @@ const SCHEMAS: Readonly<Record<string, Omit<WireTool, "name">>> = {
 
 function bash(): Omit<WireTool, "name"> {
   return {
-    description: "Run a command in a persistent bash shell; `restart: true` starts a new shell.",
+    description:
+      "Run a command in a bash shell that persists between calls (its directory, variables and files stay); the answer is its output. `restart: true` starts a new shell.",
     parameters: {
       type: "object",
       properties: { command: string, restart: { type: "boolean" } },
