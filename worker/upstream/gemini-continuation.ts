@@ -67,6 +67,8 @@ export function continuingProtocol(protocol: ProviderProtocol, state: Continuati
       let from = 0;
       // Whether the message being decoded had the usage (Gemini's last chunk has it, or a trailing one).
       let usage = false;
+      // Whether this hop's `CONTINUATION` finish opens no next hop (the last allowed, or its token again).
+      let last = false;
       const held: { [key: string]: JsonValue } = {};
       const decoder = protocol.createDecoder((delta: ProviderDelta) => {
         if (delta.type === "usage") {
@@ -85,6 +87,7 @@ export function continuingProtocol(protocol: ProviderProtocol, state: Continuati
           // The token a hop started with, again: no progress, the answer ends here (the SDK's rule).
           if (delta.continuationToken === state.from) {
             const { continuationToken: _, ...rest } = delta;
+            last = true;
             return emit(rest);
           }
           if (state.on && state.hops < MAX_GEMINI_HOPS) {
@@ -92,6 +95,7 @@ export function continuingProtocol(protocol: ProviderProtocol, state: Continuati
             from = bytes;
             return;
           }
+          last = true; // no hop after this one: the answer ends with it
         }
         emit(delta);
       }, limits);
@@ -99,8 +103,9 @@ export function continuingProtocol(protocol: ProviderProtocol, state: Continuati
         decode: (message) => {
           usage = false;
           decoder.decode(message);
-          // The hop's end as the decoder's own (a finish and the usage): a body a proxy holds open after it is not waited on.
-          if (usage && state.token !== undefined) state.ended = true;
+          // The hop's end as the decoder's own (a finish and the usage): a body a proxy holds open after it is not
+          // waited on, whether a next hop opens or this one was the last (review 76).
+          if (usage && (state.token !== undefined || last)) state.ended = true;
         },
         end: (fault) => {
           decoder.end(fault);
@@ -197,7 +202,7 @@ export function continuingBody(
   const iterator: WatchedBody = {
     next: async () => {
       // The hop's last chunk came: its body, which a proxy may hold open, is stopped rather than read to its close.
-      const ended = state.ended === true && state.token !== undefined;
+      const ended = state.ended === true;
       state.ended = false;
       if (ended) await current.return?.();
       const result: IteratorResult<Uint8Array> = ended ? { done: true, value: undefined } : await current.next();

@@ -56,11 +56,13 @@ export function withSampling(
   const { at, names } = FORMS[provider];
   const target: JsonObject = at === undefined ? body : { ...(body[at] as JsonObject | undefined) };
   const claude = provider === "anthropic" || (provider === "bedrock" && /claude/i.test(model));
-  const thinking =
-    claude && (body["thinking"] ?? (body["additionalModelRequestFields"] as JsonObject | undefined)?.["thinking"]);
+  const fields = body["additionalModelRequestFields"] as JsonObject | undefined;
+  const thinking = claude && (body["thinking"] ?? fields?.["thinking"]);
+  // Nova 2 reasoning refuses `topP` as it refuses a temperature (the kit leaves that out): reasoning wins.
+  const novaReasoning = provider === "bedrock" && fields?.["reasoningConfig"] !== undefined;
   for (const [key, value] of Object.entries(sampling) as [keyof Sampling, number | string[]][]) {
     const name = names[key];
-    if (name === undefined || (thinking && key === "topK")) continue;
+    if (name === undefined || (thinking && key === "topK") || (novaReasoning && key === "topP")) continue;
     if (claude && key === "topP" && (thinking ? (value as number) < 0.95 : target["temperature"] !== undefined))
       continue;
     // Cohere's `p` is 0.01 to 0.99: Chat's neutral `top_p: 1` is its nearest, 0.99.
