@@ -86,6 +86,21 @@ describe("/v1/messages: Anthropic's schema tools run by the client", () => {
     expect(sent.every((tool) => tool.schema["required"].includes("command"))).toBe(true);
   });
 
+  it("a later dated version stands for the newest one known, not a server tool dropped (review 76)", async () => {
+    const upstream = scripted("openai", { text: "Done." });
+    await sdk("openai", upstream).messages.create({
+      ...ask([
+        { type: "bash_20261001", name: "bash" },
+        { type: "text_editor_20261001", name: "str_replace_based_edit_tool" },
+      ]),
+      model: "openai/m",
+    });
+    expect(sentTools(upstream).map((tool) => [tool.name, tool.schema["required"]])).toEqual([
+      ["bash", ["command"]],
+      ["str_replace_based_edit_tool", ["command", "path"]],
+    ]);
+  });
+
   it("a tool_choice naming bash forces it", async () => {
     const upstream = scripted("openai", { calls: [{ name: "bash", arguments: { command: "ls" } }] });
     await sdk("openai", upstream).messages.create({

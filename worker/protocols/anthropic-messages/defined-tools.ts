@@ -79,8 +79,8 @@ function bash(): Omit<WireTool, "name"> {
 
 /**
  * The description and schema of the function tool that a tool of Anthropic's schema, of `type` at
- * `tools[i]`, stands for (its name is the one the client gave); undefined for any other type.
- * Computer use: a 400.
+ * `tools[i]`, stands for (its name is the one the client gave), a later dated version as the newest
+ * known; undefined for any other type. Computer use: a 400.
  */
 export function definedTool(type: unknown, i: number): Omit<WireTool, "name"> | undefined {
   if (typeof type !== "string") return undefined;
@@ -89,5 +89,12 @@ export function definedTool(type: unknown, i: number): Omit<WireTool, "name"> | 
       `tools[${i}].type`,
       `\`${type}\` (Anthropic's computer use) needs a model trained on its screen: this Worker sends it to no provider. Define the actions as client tools (\`custom\`), or call Anthropic directly.`,
     );
-  return Object.hasOwn(SCHEMAS, type) ? SCHEMAS[type] : undefined;
+  if (Object.hasOwn(SCHEMAS, type)) return SCHEMAS[type];
+  // A later version of one of them (a date after the ones above) stands for the newest one known, rather
+  // than being taken for a server tool and dropped (review 76).
+  const kind = /^(bash|text_editor|memory)_\d{8}$/.exec(type)?.[1];
+  return kind === undefined ? undefined : SCHEMAS[NEWEST[kind as keyof typeof NEWEST]];
 }
+
+/** The newest version of each kind that {@link SCHEMAS} knows. */
+const NEWEST = { bash: "bash_20250124", text_editor: "text_editor_20250728", memory: "memory_20250818" } as const;
