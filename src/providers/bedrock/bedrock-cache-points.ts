@@ -13,11 +13,12 @@ import type { Fields } from "../request.ts";
 // Bedrock's user guide, "Prompt caching for faster model inference", its supported models: Claude
 // 3.5 Haiku, 3.7 Sonnet and the Claude 4 models (Sonnet, Opus, Haiku 4 to 4.6), Amazon Nova Micro,
 // Lite, Pro and Premier; 4 points at most. The Claude models since (Opus 4.7 and 4.8, the 5 models,
-// Fable, Mythos) too: every Claude model from 3.7 on caches (review 76). Nova 2 is not listed: none. Claude 3.5 Sonnet v2 only for its preview's customers:
-// none. A model id as Bedrock names it, after a cross-Region profile's prefix (`us.`, `global.`)
-// (GovCloud's `us-gov.` too) or in an ARN; an application inference profile's ARN names no model: sent none.
+// Fable, Mythos 5) too, as every Claude model from 3.7 on caches (review 76); not Mythos Preview
+// nor Nova 2, which no list names; Claude 3.5 Sonnet v2 only for its preview's customers: none. A
+// model id as Bedrock names it, after a cross-Region profile's prefix (`us.`, `global.`, GovCloud's
+// `us-gov.`) or in an ARN; an application inference profile's ARN names no model: sent none.
 const CACHING =
-  /(?:^|\/)(?:[a-z]{2,6}(?:-[a-z]{3,4})?\.)?(?:anthropic\.claude-(?:3-5-haiku|3-7-sonnet|(?:sonnet|opus|haiku)-[4-9]|fable-|mythos-)|amazon\.nova-(?:micro|lite|pro|premier)-v1)/;
+  /(?:^|\/)(?:[a-z]{2,6}(?:-[a-z]{3,4})?\.)?(?:anthropic\.claude-(?:3-5-haiku|3-7-sonnet|(?:sonnet|opus|haiku)-[4-9]|fable-|mythos-[5-9])|amazon\.nova-(?:micro|lite|pro|premier)-v1)/;
 // `ttl: "1h"` on Claude Sonnet 4.5, Haiku 4.5 and Opus 4.5 (Bedrock's 1-hour cache, January 2026);
 // another model keeps Bedrock's default (5 minutes) rather than risk a refused `ttl`.
 const HOUR = /anthropic\.claude-(?:sonnet|haiku|opus)-4-5/;
