@@ -1,7 +1,8 @@
 // Gemini's automatic continuation behind a proxy that keeps each connection open after the hop's
 // last chunk (its `CONTINUATION` finish with the token, and the usage; real Gemini closes there):
 // the Worker opens the next hop at that chunk, cancelling the hop's body, rather than waiting for
-// a close that does not come, and the last hop's own end (a `STOP` with the usage) ends the answer.
+// a close that does not come, and the last hop's own end (a `STOP` with the usage, or a `CONTINUATION`
+// that opens no next hop) ends the answer.
 // The fake's clock is never moved, so a wait for the idle timeout is a hang here. A hop whose
 // finish came without the usage waits for the usage chunk after it.
 import OpenAI from "openai";
@@ -93,5 +94,39 @@ describe("Gemini's CONTINUATION hops, each connection held open after its last c
     const read = await answer(fake);
     expect([read?.text, read?.finish]).toEqual(["It is sunny.", "stop"]);
     expect(fake.requests()).toBe(2);
+  });
+
+  // The hop that gets no next one (the eighth allowed, or its token again) ends at its last chunk too
+  // (review 76: it waited for its body's close).
+  it("the 8th hop ends CONTINUATION (no hop after it): the answer ends with `length`", async () => {
+    const hops = Array.from({ length: 8 }, (_, i) => [
+      chunk(`part ${i} `, { finishReason: "CONTINUATION", continuationToken: `t${i + 1}` }, usage(10, 2)),
+    ]);
+    const fake = heldGemini(hops);
+    const read = await answer(fake);
+    expect(fake.requests(), "the eight hops were opened").toBe(8);
+    expect(read, "the answer ended").toBeDefined();
+    expect(read!.finish).toBe("length");
+  });
+
+  it("control: 7 CONTINUATION hops then a STOP, each held open: the answer ends (the harness takes 8 hops)", async () => {
+    const hops = Array.from({ length: 7 }, (_, i) => [
+      chunk(`part ${i} `, { finishReason: "CONTINUATION", continuationToken: `t${i + 1}` }, usage(10, 2)),
+    ]);
+    const fake = heldGemini([...hops, [chunk("end.", { finishReason: "STOP" }, usage(10, 1))]]);
+    const read = await answer(fake);
+    expect(fake.requests()).toBe(8);
+    expect(read?.finish).toBe("stop");
+  });
+
+  it("a hop whose token repeats the one it was opened with: the answer ends there with `length`", async () => {
+    const fake = heldGemini([
+      [chunk("It is ", { finishReason: "CONTINUATION", continuationToken: "t1" }, usage(10, 2))],
+      [chunk("sunny ", { finishReason: "CONTINUATION", continuationToken: "t1" }, usage(20, 2))],
+    ]);
+    const read = await answer(fake);
+    expect(fake.requests()).toBe(2);
+    expect(read, "the answer ended").toBeDefined();
+    expect(read!.finish).toBe("length");
   });
 });
