@@ -4,31 +4,37 @@ const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
  * A random token of 24 letters and digits (about 143 bits), the default id generator of the
  * encoders: for call ids a provider does not give (Gemini), completion, message and run ids.
  * Uses `crypto.getRandomValues` where the runtime has it (every runtime but Node 18 without a
- * flag); ids only need to be unique, not secret, so `Math.random` stands in there. With a
- * `prefix`, the token after it, made as one flat string: V8's fast `JSON.stringify` takes an
- * event only while each of its strings is flat, and a string built by appending (an id's
- * characters, `msg_` and the token) is not.
+ * flag); ids only need to be unique, not secret, so `Math.random` stands in there. It takes no
+ * argument, so `names.map(randomId)` gives tokens, not names with tokens after them.
  *
  * @example
  * ```ts
  * randomId(); // "V1StGXR8Z5jdHi6BmyTq0a3c"
- * randomId("msg_"); // "msg_V1StGXR8Z5jdHi6BmyTq0a3c"
  * ```
  */
-export function randomId(prefix = ""): string {
+export function randomId(): string {
+  return flatId("");
+}
+
+/**
+ * An id of `prefix` and a token of `generate`. With {@link randomId}, the two are made as one flat
+ * string: V8's fast `JSON.stringify` takes an event only while each of its strings is flat, and a
+ * string built by appending (`msg_` and the token) is not. Another generator's token is appended.
+ */
+export function prefixedId(generate: () => string, prefix: string): string {
+  return generate === randomId ? flatId(prefix) : `${prefix}${generate()}`;
+}
+
+/** `prefix` and a random token, as one flat string. */
+function flatId(prefix: string): string {
   // A long prefix would be as many arguments to `fromCharCode`: appended instead.
-  if (prefix.length > MAX_PREFIX) return `${prefix}${randomId()}`;
+  if (prefix.length > MAX_PREFIX) return `${prefix}${flatId("")}`;
   if (at + ID_LENGTH > pool.length) refill();
   codes.length = 0;
   for (let i = 0; i < prefix.length; i++) codes.push(prefix.charCodeAt(i));
   for (let i = at; i < at + ID_LENGTH; i++) codes.push(ALPHABET.charCodeAt(pool[i]! % 62)); // a slight bias, harmless for uniqueness
   at += ID_LENGTH;
   return String.fromCharCode.apply(null, codes);
-}
-
-/** An id of `prefix` and a token of `generate`: {@link randomId}'s made flat in one piece, another's appended. */
-export function prefixedId(generate: () => string, prefix: string): string {
-  return generate === randomId ? randomId(prefix) : `${prefix}${generate()}`;
 }
 
 /** The character codes of the id being made, reused. */

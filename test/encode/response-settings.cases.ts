@@ -49,4 +49,12 @@ group("randomId", (test) => {
     );
     assertEquals(new Set(ids).size, ids.length);
   });
+
+  test("passed to `map`, gives tokens: an element is not taken as a prefix", () => {
+    const ids = ["get_weather", "search"].map(randomId as (value: string) => string);
+    assert(
+      ids.every((id) => /^[0-9A-Za-z]{24}$/.test(id)),
+      `tokens, not names and tokens: ${ids.join(", ")}`,
+    );
+  });
 });
