@@ -47,7 +47,7 @@ describe("a 429 with OpenAI's rate-limit headers and no wait of its own", () => 
     expect(await refused("chat", headers, "requests")).toEqual([429, "1", "1000"]);
   });
 
-  it("the provider's own Retry-After first; a reset past a minute, or no Go duration, is not passed on", async () => {
+  it("the provider's own Retry-After first; a reset past a minute, of 0, or no Go duration, is not passed on", async () => {
     expect(await refused("chat", { ...SPENT_REQUESTS, "retry-after": "2" })).toEqual([429, "2", "2000"]);
     expect(await refused("chat", { ...SPENT_REQUESTS, "x-ratelimit-reset-requests": "6m0s" })).toEqual([
       429,
@@ -59,5 +59,8 @@ describe("a 429 with OpenAI's rate-limit headers and no wait of its own", () => 
       null,
       null,
     ]);
+    // Azure's Responses API: remaining counts of -1 and a reset of 0, which says nothing.
+    const azure = { "x-ratelimit-remaining-tokens": "-1", "x-ratelimit-reset-tokens": "0" };
+    expect(await refused("chat", azure, "tokens")).toEqual([429, null, null]);
   });
 });

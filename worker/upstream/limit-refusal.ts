@@ -98,15 +98,17 @@ export function retryDelayMs(response: Response, text = "", retryInfo?: number):
  * `x-ratelimit-remaining-*` is 0 (the longer reset if both are), else the one the body typed it by.
  * openai-node and @anthropic-ai/sdk read only `retry-after-ms` and `retry-after`, and without them
  * retry after 0.5 to 8 s, before a limit that resets later lets them through. The reset is when the
- * limit is whole again, no sooner than a retry could pass: one past {@link MAX_RETRY_AFTER_MS} is
- * not passed on (a token limit refills as it goes), and the SDKs keep their own backoff.
+ * limit is whole again, no sooner than a retry could pass: one past {@link MAX_RETRY_AFTER_MS}, or
+ * of 0, is not passed on (a token limit refills as it goes), and the SDKs keep their own backoff.
  */
 function resetWait(headers: Headers, limit: RateLimitType): number | undefined {
   const reset = (kind: RateLimitType) => goDurationMs(headers.get(`x-ratelimit-reset-${kind}`));
   const spent = KINDS.filter((kind) => headers.get(`x-ratelimit-remaining-${kind}`)?.trim() === "0");
   const waits = (spent.length > 0 ? spent : [limit]).map(reset).filter((ms) => ms !== undefined);
   const wait = waits.length === 0 ? undefined : Math.max(...waits);
-  return wait !== undefined && wait <= MAX_RETRY_AFTER_MS ? wait : undefined;
+  // A reset of 0 says nothing (Azure's Responses API answers `x-ratelimit-reset-tokens: 0` beside
+  // remaining counts of -1): said as a wait, the SDKs would retry at once rather than back off.
+  return wait !== undefined && wait > 0 && wait <= MAX_RETRY_AFTER_MS ? wait : undefined;
 }
 
 const KINDS: readonly RateLimitType[] = ["requests", "tokens"];
