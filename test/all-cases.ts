@@ -173,6 +173,7 @@ import "./pipeline/external-fixtures.cases.ts";
 import "./pipeline/early-usage.cases.ts";
 import "./pipeline/hostile-sdk-objects.cases.ts";
 import "./pipeline/unreadable-failures.cases.ts";
+import "./pipeline/error-body-bound.cases.ts";
 import "./pipeline/error-body-cancel.cases.ts";
 import "./pipeline/kept-depth.cases.ts";
 import "./providers/provider-delta-stream.cases.ts";

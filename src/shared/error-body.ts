@@ -9,9 +9,9 @@ export type ErrorBodyReader = { cancel(reason?: unknown): Promise<void> };
 
 /**
  * The `http-error` of a response that is not a 2xx, with the provider's error object (`data`)
- * when its body (at most {@link MAX_ERROR_BODY_BYTES} of it) is JSON: what the chain reports, from
- * a `Response` given to it or from one that a reader of the body opens itself (Gemini
- * Interactions' resuming body). `opened` gets the body's reader as the read starts: a consumer
+ * when its body is JSON of at most {@link MAX_ERROR_BODY_BYTES} (a longer one is not read past
+ * them): what the chain reports, from a `Response` given to it or from one that a reader of the
+ * body opens itself (Gemini Interactions' resuming body). `opened` gets the body's reader as the read starts: a consumer
  * that goes away meanwhile cancels it there (the read then ends), so a body that stalls holds
  * nothing up. Not exported by the package.
  */
@@ -24,17 +24,22 @@ export async function httpErrorInfo(
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   const decoder = new TextDecoder();
   let text = "";
+  let read = 0;
   try {
     // No body, or one read already (an app that logged it first: locked), throws here; the status says it.
     reader = body!.getReader();
     opened?.(reader);
-    while (text.length < MAX_ERROR_BODY_BYTES) {
+    // Bytes counted as they come: a body past the bound (a proxy's page, a body that never ends) is
+    // no error object, and none of the chunk that passes it is decoded (one large chunk was, whole).
+    for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
+      read += value.length;
+      if (read > MAX_ERROR_BODY_BYTES) return error;
       text += decoder.decode(value, { stream: true });
     }
     // Non-JSON bodies (HTML error pages) are not passed on: they may echo internals.
-    error.data = parseJsonText(text);
+    error.data = parseJsonText(text + decoder.decode());
   } catch {
     return error; // a body that fails or is no JSON: the status alone still says what happened
   } finally {

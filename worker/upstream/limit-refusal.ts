@@ -10,7 +10,7 @@
  */
 import { longMemberName } from "../../src/core.ts";
 import { HttpError } from "../response/json-error.ts";
-import { QUOTA_MESSAGE, quotaRefusal, rateLimitType, readPayload } from "./provider-error-kind.ts";
+import { QUOTA_MESSAGE, quotaRefusal, type RateLimitType, rateLimitType, readPayload } from "./provider-error-kind.ts";
 import { boundedWait, longerWait, MAX_RETRY_AFTER_MS, waitInText } from "./provider-wait.ts";
 
 /** The codes of a model that is not ready yet (Bedrock's, a 429 the AWS SDKs retry), which is no rate limit. */
@@ -27,7 +27,8 @@ const NOT_READY: ReadonlySet<string> = new Set(["modelnotreadyexception"]);
  * | 429 `ModelNotReadyException` | 503 `upstream_overloaded`, with the wait |
  * | other 429 | 429 `upstream_rate_limited`, its `limit` (`tokens` where the provider says), with the wait |
  *
- * The wait ({@link retryDelayMs}: the provider's headers, else its body's RetryInfo or words) goes
+ * The wait ({@link retryDelayMs}: the provider's headers, else its body's RetryInfo or words; a
+ * 429's, else the reset of the limit it hit, {@link resetWait}) goes
  * as `retry-after` (seconds) and `retry-after-ms`; one past a minute as `retry-after` with
  * `x-should-retry: false` ({@link waitHeaders}); a day at most.
  */
@@ -53,13 +54,14 @@ export function limitRefusal(response: Response, text: string): HttpError | unde
     );
   }
   if (status !== 429) return undefined;
-  const headers = waitHeaders(retryDelayMs(response, text, read.wait));
+  const wait = retryDelayMs(response, text, read.wait);
   if (read.codes.some((code) => NOT_READY.has(code))) {
     const message = "The provider's model is not ready to serve yet; retry later.";
-    return new HttpError(503, { code: "upstream_overloaded", message, upstreamStatus }, headers);
+    return new HttpError(503, { code: "upstream_overloaded", message, upstreamStatus }, waitHeaders(wait));
   }
   const message = "The provider is rate limiting requests; retry later.";
   const limit = rateLimitType(read);
+  const headers = waitHeaders(wait ?? resetWait(response.headers, limit));
   return new HttpError(429, { code: "upstream_rate_limited", message, upstreamStatus, limit }, headers);
 }
 
@@ -87,6 +89,41 @@ export function waitHeaders(wait: number | undefined): Record<string, string> {
  */
 export function retryDelayMs(response: Response, text = "", retryInfo?: number): number | undefined {
   return boundedWait(headerMs(response.headers) ?? longerWait(retryInfo, waitInText(text)));
+}
+
+/**
+ * Where a 429 names no wait of its own, the reset of the limit it hit, from OpenAI's rate-limit
+ * headers (`x-ratelimit-reset-requests: 1s`, `x-ratelimit-reset-tokens: 6m0s`, Go durations, which
+ * OpenAI-compatible servers send too, some without `Retry-After`): the limit whose
+ * `x-ratelimit-remaining-*` is 0 (the longer reset if both are), else the one the body typed it by.
+ * openai-node and @anthropic-ai/sdk read only `retry-after-ms` and `retry-after`, and without them
+ * retry after 0.5 to 8 s, before a limit that resets later lets them through. The reset is when the
+ * limit is whole again, no sooner than a retry could pass: one past {@link MAX_RETRY_AFTER_MS}, or
+ * of 0, is not passed on (a token limit refills as it goes), and the SDKs keep their own backoff.
+ */
+function resetWait(headers: Headers, limit: RateLimitType): number | undefined {
+  const reset = (kind: RateLimitType) => goDurationMs(headers.get(`x-ratelimit-reset-${kind}`));
+  const spent = KINDS.filter((kind) => headers.get(`x-ratelimit-remaining-${kind}`)?.trim() === "0");
+  const waits = (spent.length > 0 ? spent : [limit]).map(reset).filter((ms) => ms !== undefined);
+  const wait = waits.length === 0 ? undefined : Math.max(...waits);
+  // A reset of 0 says nothing (Azure's Responses API answers `x-ratelimit-reset-tokens: 0` beside
+  // remaining counts of -1): said as a wait, the SDKs would retry at once rather than back off.
+  return wait !== undefined && wait > 0 && wait <= MAX_RETRY_AFTER_MS ? wait : undefined;
+}
+
+const KINDS: readonly RateLimitType[] = ["requests", "tokens"];
+
+/** A Go duration ("20ms", "1.5s", "6m0s", "1h2m3s"), or plain seconds, in milliseconds; at most nine digits a unit. */
+const GO_DURATION = /^(?:(\d{1,9})h)?(?:(\d{1,9})m(?!s))?(?:(\d{1,9}(?:\.\d{1,9})?)(ms|s)?)?$/;
+
+function goDurationMs(value: string | null): number | undefined {
+  const match = value === null ? null : GO_DURATION.exec(value.trim());
+  if (!match || match[0] === "") return undefined;
+  const [, hours, minutes, amount, unit] = match;
+  // A bare number is seconds (Retry-After's unit); a unit-less amount after h or m is no Go duration.
+  if (amount !== undefined && unit === undefined && (hours !== undefined || minutes !== undefined)) return undefined;
+  const last = amount === undefined ? 0 : Number(amount) * (unit === "ms" ? 1 : 1000);
+  return (Number(hours ?? 0) * 60 + Number(minutes ?? 0)) * 60_000 + last;
 }
 
 function headerMs(headers: Headers): number | undefined {
