@@ -13,13 +13,20 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
 
-/** Provider of each key (worker/env.ts PROVIDER_KEY_VARS; Ollama's switch is its base URL). */
+/**
+ * Provider of each key (worker/env.ts PROVIDER_KEY_VARS; Ollama's switch is its base URL; either
+ * half of AWS's pair makes bedrock answer, a 500 until both are set). A key of `null` serves no
+ * provider alone, but as any key the Worker reads it ends the open mode (worker/env.ts anyProviderKey).
+ */
 const KEYS = {
   OPENAI_API_KEY: "openai, openai-responses",
   ANTHROPIC_API_KEY: "anthropic",
-  GEMINI_API_KEY: "gemini",
+  GEMINI_API_KEY: "gemini, gemini-interactions",
   COHERE_API_KEY: "cohere",
   AWS_ACCESS_KEY_ID: "bedrock",
+  AWS_SECRET_ACCESS_KEY: "bedrock",
+  AWS_SESSION_TOKEN: null,
+  OLLAMA_API_KEY: null,
   OLLAMA_BASE_URL: "ollama",
 };
 
@@ -59,10 +66,14 @@ function vars() {
 const set = vars();
 const portAt = args.findIndex((arg) => arg === "--port" || arg.startsWith("--port="));
 const port = portAt < 0 ? "8787" : args[portAt].includes("=") ? args[portAt].split("=")[1] : args[portAt + 1];
-const live = Object.entries(KEYS).filter(([name]) => set.has(name));
+/** The keys set, each ending the open mode, and the providers they make live, once each. */
+const keys = Object.keys(KEYS).filter((name) => set.has(name));
+const live = [...new Set(keys.map((name) => KEYS[name]).filter((provider) => provider !== null))];
 const token = set.has("CLIENT_TOKEN");
 /** Where the keys were set, which is where to add the token or remove them (".dev.vars", "--var" or both). */
-const keysFrom = [...new Set(live.map(([name]) => from.get(name)))].join(" and ");
+const keysFrom = [...new Set(keys.map((name) => from.get(name)))].join(" and ");
+/** Half of AWS's pair: every bedrock request is a 500 `worker_misconfigured` (worker/upstream/providers/bedrock.ts). */
+const halfPair = set.has("AWS_ACCESS_KEY_ID") !== set.has("AWS_SECRET_ACCESS_KEY");
 /** What to print once wrangler is ready at `url` (the port it took: another than asked when that one is in use). */
 function banner(url) {
   // wrangler takes a free port when the one asked for is in use, and says so nowhere else.
@@ -83,10 +94,10 @@ function banner(url) {
         ];
   // A first call to paste: the scripted model calls the request's own tool (worker/README.md);
   // live, the first provider with a key, on a model of the reader's choosing.
-  const [provider, model] = live.length === 0 ? ["openai", "any"] : [live[0][1].split(",")[0], "<model>"];
+  const [provider, model] = live.length === 0 ? ["openai", "any"] : [live[0].split(",")[0], "<model>"];
   const tryIt = `curl -sN ${url}/v1/stream -H 'content-type: application/json' -d '{"provider":"${provider}","model":"${model}","messages":[{"role":"user","content":"Weather in Paris?"}],"tools":[{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}]}'${token ? " -H 'authorization: Bearer <CLIENT_TOKEN>'" : ""}`;
   const mode =
-    live.length === 0
+    keys.length === 0
       ? [
           `tool-call-stream Worker at ${url}: offline (no provider key set). Any model name is answered by the scripted`,
           "model, which calls your request's own tools and answers their results.",
@@ -98,7 +109,14 @@ function banner(url) {
           "To use a real model: put a key in .dev.vars (e.g. OPENAI_API_KEY=sk-..., with CLIENT_TOKEN=<any secret>) and restart.",
         ]
       : [
-          `tool-call-stream Worker at ${url}: live for ${live.map(([, provider]) => provider).join(", ")} (keys from ${keysFrom}); the other providers offline.`,
+          live.length === 0
+            ? `tool-call-stream Worker at ${url}: offline, but ${keys.join(", ")} (from ${keysFrom}) ends the open mode, as any provider key does.`
+            : `tool-call-stream Worker at ${url}: live for ${live.join(", ")} (keys from ${keysFrom}); the other providers offline.`,
+          ...(halfPair
+            ? [
+                "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together: with one alone, every bedrock request is a 500.",
+              ]
+            : []),
           ...(token
             ? [
                 "Clients send CLIENT_TOKEN as their API key. Try it from another terminal, with a model your key can use:",

@@ -6,6 +6,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { PROVIDER_KEY_VARS } from "../../worker/env.ts";
 
 const root = mkdtempSync(join(tmpdir(), "start-banner-"));
 mkdirSync(join(root, "scripts"));
@@ -72,6 +73,34 @@ describe("npm start's banner", () => {
     } finally {
       rmSync(vars, { force: true });
     }
+  });
+
+  it("is never open while the Worker is closed: every key the Worker reads ends the open mode, even one that makes no provider live", async () => {
+    // The banner said "Open without a token" for AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN or
+    // OLLAMA_API_KEY alone, while the Worker (worker/env.ts anyProviderKey) refused every request 401.
+    for (const name of [...PROVIDER_KEY_VARS, "OLLAMA_BASE_URL"]) {
+      const output = await startOutput("Ready on http://localhost:8790\n", ["--var", `${name}:x`]);
+      expect(output, name).not.toContain("Open without a token");
+      expect(output, name).toContain("No CLIENT_TOKEN is set, so every request is refused: add --var CLIENT_TOKEN:");
+    }
+    const session = await startOutput("Ready on http://localhost:8790\n", ["--var", "AWS_SESSION_TOKEN:x"]);
+    expect(session).toContain("offline, but AWS_SESSION_TOKEN (from --var) ends the open mode");
+  });
+
+  it("names every provider a key serves, and half an AWS key pair as the 500 it is", async () => {
+    expect(await startOutput("Ready on http://localhost:8790\n", ["--var", "GEMINI_API_KEY:g"])).toContain(
+      "live for gemini, gemini-interactions (keys from --var)",
+    );
+    const half = await startOutput("Ready on http://localhost:8790\n", ["--var", "AWS_SECRET_ACCESS_KEY:s"]);
+    expect(half).toContain("live for bedrock (keys from --var)");
+    expect(half).toContain("AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together");
+    const pair = await startOutput("Ready on http://localhost:8790\n", [
+      "--var",
+      "AWS_ACCESS_KEY_ID:A",
+      "AWS_SECRET_ACCESS_KEY:s",
+    ]);
+    expect(pair).toContain("live for bedrock (keys from --var)");
+    expect(pair).not.toContain("go together");
   });
 
   it("says the port wrangler took when the one asked for was in use", async () => {

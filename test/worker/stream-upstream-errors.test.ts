@@ -181,6 +181,13 @@ describe("POST /v1/stream provider failures before the stream starts", () => {
     });
   }
 
+  it("a provider 404 names the base URL's variable beside the model: a base URL without its /v1 is a 404 for every model", async () => {
+    const { text } = await answer({ kind: "response", status: 404, body: leakyBody });
+    expect(JSON.parse(text).error.message).toBe(
+      "The provider knows no such model (or endpoint): check the model, and `OPENAI_BASE_URL` (unset: the provider's own).",
+    );
+  });
+
   it("a 4xx whose body stalls is cut off by IDLE_TIMEOUT_MS: 400 upstream_rejected", async () => {
     const upstream = new FakeUpstream({
       kind: "sse",

@@ -57,7 +57,7 @@ export interface OpenUpstreamOptions {
  * | 4xx refusing a request for a tool turn's reasoning it did not get back | 400 `reasoning_required` |
  * | 4xx refusing a conversation too long for the model's context window | 400 `context_length_exceeded` |
  * | other 400, 422                | 400 `upstream_rejected` (not retried: the same request fails again) |
- * | 404                           | 404 `upstream_rejected` (the provider knows no such model) |
+ * | 404                           | 404 `upstream_rejected` (no such model, or a wrong base URL) |
  * | 413                           | 413 `upstream_rejected`         |
  * | 408                           | 504 `upstream_timeout`          |
  * | 409                           | 502 `upstream_error`            |
@@ -115,7 +115,7 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
     unwatch();
   }
   const types = [http.responseType ?? "text/event-stream", http.wholeType];
-  const failure = refusal ?? statusError(response, types, options.variables?.keyVar);
+  const failure = refusal ?? statusError(response, types, options.variables);
   if (failure || !response.body) {
     await response.body?.cancel();
     request.abort();
@@ -145,7 +145,7 @@ const RELEASE = (): void => {};
 function statusError(
   response: Response,
   mediaTypes: readonly (string | undefined)[],
-  keyVar: string | undefined,
+  { keyVar, baseUrlVar }: Partial<NonNullable<OpenUpstreamOptions["variables"]>> = {},
 ): HttpError | undefined {
   const { status } = response;
   if (status === 401 || status === 403) {
@@ -158,13 +158,7 @@ function statusError(
   // The request's own fault: answered with a 4xx, which SDKs do not retry, as the provider's would not pass.
   if (status === 400 || status === 422)
     return upstream(400, "upstream_rejected", "The provider rejected the request (check the request fields).", status);
-  if (status === 404)
-    return upstream(
-      404,
-      "upstream_rejected",
-      "The provider knows no such model (or endpoint): check the model.",
-      status,
-    );
+  if (status === 404) return upstream(404, "upstream_rejected", noSuchModel(baseUrlVar), status);
   if (status === 413)
     return upstream(413, "upstream_rejected", "The provider refused the request as too large.", status);
   // A provider's 408 (it gave up waiting) and 409 (a conflict of the moment) pass: retried, as the SDKs retry them.
@@ -275,6 +269,12 @@ async function prefix(body: ReadableStream<Uint8Array>, max: number, signal: Abo
     reader.releaseLock();
   }
   return text;
+}
+
+/** A 404: no such model, or a base URL without its path (`/v1`), which is a 404 for every model. */
+function noSuchModel(baseUrlVar: string | undefined): string {
+  const url = baseUrlVar === undefined ? "" : `, and \`${baseUrlVar}\` (unset: the provider's own)`;
+  return `The provider knows no such model (or endpoint): check the model${url}.`;
 }
 
 function unreachable(baseUrlVar: string | undefined): string {
