@@ -113,6 +113,7 @@ setInterval(() => {}, 1000);`;
     // `; exit` keeps the shell from exec'ing the script, as npm's `sh -c` runs it.
     const sh = spawn("sh", ["-c", `"${process.execPath}" "${join(root, "scripts", "start.mjs")}"; exit`], {
       stdio: ["ignore", "pipe", "ignore"],
+      env: { ...process.env, npm_lifecycle_event: "start" },
     });
     let output = "";
     await new Promise<void>((resolve) =>
