@@ -160,4 +160,10 @@ child.stdout.on("data", (chunk) => {
   }
 });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
+// A SIGTERM to npm (`npm start & ... kill $!`, a process manager) ends npm and the `sh` it runs
+// this script in, not this script: orphaned, wrangler would keep the port, and the next `npm start`
+// would move to another. Run by npm, a parent gone (this process adopted) stops it as a SIGTERM
+// does; run by hand (`nohup node scripts/start.mjs &`), it outlives its shell as asked.
+const parent = process.ppid;
+if (process.env.npm_lifecycle_event) setInterval(() => process.ppid !== parent && child.kill("SIGTERM"), 500).unref();
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -2,7 +2,7 @@
 // against a stand-in for wrangler in a copy of the script's folder, which prints wrangler's line
 // as miniflare writes it (its URL coloured where colours are on: FORCE_COLOR, or a terminal).
 import { spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -85,7 +85,7 @@ describe("npm start's banner", () => {
     }
     const session = await startOutput("Ready on http://localhost:8790\n", ["--var", "AWS_SESSION_TOKEN:x"]);
     expect(session).toContain("offline, but AWS_SESSION_TOKEN (from --var) ends the open mode");
-  });
+  }, 30_000);
 
   it("names every provider a key serves, and half an AWS key pair as the 500 it is", async () => {
     expect(await startOutput("Ready on http://localhost:8790\n", ["--var", "GEMINI_API_KEY:g"])).toContain(
@@ -102,6 +102,41 @@ describe("npm start's banner", () => {
     expect(pair).toContain("live for bedrock (keys from --var)");
     expect(pair).not.toContain("go together");
   });
+
+  it("stops wrangler when its parent goes: npm's SIGTERM ends npm and its `sh`, not the script under them", async () => {
+    // `npm start & ... kill $!` left wrangler and workerd serving the port, and the next `npm start` moved to another.
+    const pidFile = join(root, "wrangler.pid");
+    const wrangler = `require("node:fs").writeFileSync(${JSON.stringify(pidFile)}, process.pid + " " + process.ppid);
+process.stdout.write("Ready on http://localhost:8790\\n");
+setInterval(() => {}, 1000);`;
+    writeFileSync(join(root, "node_modules", "wrangler", "bin", "wrangler.js"), wrangler);
+    // `; exit` keeps the shell from exec'ing the script, as npm's `sh -c` runs it.
+    const sh = spawn("sh", ["-c", `"${process.execPath}" "${join(root, "scripts", "start.mjs")}"; exit`], {
+      stdio: ["ignore", "pipe", "ignore"],
+      env: { ...process.env, npm_lifecycle_event: "start" },
+    });
+    let output = "";
+    await new Promise<void>((resolve) =>
+      sh.stdout.on("data", (chunk) => {
+        output += chunk;
+        if (output.includes("tool-call-stream Worker at")) resolve();
+      }),
+    );
+    const [pid, script] = readFileSync(pidFile, "utf8").split(" ").map(Number) as [number, number];
+    sh.kill("SIGKILL"); // the parent gone at once, as npm's SIGTERM takes its `sh`
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 40 && alive(); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    const left = alive();
+    if (left) for (const orphan of [pid, script]) process.kill(orphan, "SIGKILL");
+    expect(left).toBe(false);
+  }, 15_000);
 
   it("says the port wrangler took when the one asked for was in use", async () => {
     const output = await startOutput("Ready on \x1b[32mhttp://localhost:8791\x1b[39m\n");

@@ -29,7 +29,12 @@ interface RequestBounds {
  */
 export function parseMessages(value: unknown, bounds: RequestBounds, provider: string): Message[] {
   if (!Array.isArray(value) || value.length === 0)
-    throw invalidField("messages", "`messages` is required: a non-empty array.");
+    throw invalidField(
+      "messages",
+      value === undefined
+        ? "`messages` is required: a non-empty array."
+        : '`messages` must be a non-empty array of messages, such as `[{"role": "user", "content": "Hi"}]`.',
+    );
   if (value.length > bounds.messages)
     throw invalidField("messages", `\`messages\` has more than ${bounds.messages} entries.`);
   const files = { files: 0, bytes: 0 };
