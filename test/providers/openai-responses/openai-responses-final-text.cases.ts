@@ -6,16 +6,21 @@
 import { OpenAIResponsesDecoder, type ProviderDelta } from "../../../src/index.ts";
 import { assertEquals, group } from "../../support/harness.ts";
 
-const MESSAGE = {
-  type: "message",
-  id: "msg_1",
-  role: "assistant",
-  status: "completed",
-  content: [{ type: "output_text", text: "It is 4.", annotations: [] }],
-};
+const PART = { type: "output_text", text: "It is 4.", annotations: [] };
+const MESSAGE = { type: "message", id: "msg_1", role: "assistant", status: "completed", content: [PART] };
 const CREATED = { type: "response.created", response: { id: "resp_1", status: "in_progress", output: [] } };
-const ADDED = { type: "response.output_item.added", output_index: 0, item: { ...MESSAGE, status: "in_progress", content: [] } };
-const TEXT_DONE = { type: "response.output_text.done", output_index: 0, content_index: 0, item_id: "msg_1", text: "It is 4." };
+const ADDED = {
+  type: "response.output_item.added",
+  output_index: 0,
+  item: { ...MESSAGE, status: "in_progress", content: [] },
+};
+const TEXT_DONE = {
+  type: "response.output_text.done",
+  output_index: 0,
+  content_index: 0,
+  item_id: "msg_1",
+  text: "It is 4.",
+};
 const ITEM_DONE = { type: "response.output_item.done", output_index: 0, item: MESSAGE };
 const COMPLETED = { type: "response.completed", response: { id: "resp_1", status: "completed", output: [MESSAGE] } };
 const DELTA = (delta: string) => ({
