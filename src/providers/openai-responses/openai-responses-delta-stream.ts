@@ -9,6 +9,7 @@ import { ResponsesBuiltInCalls } from "./openai-responses-built-in-calls.ts";
 import { RESPONSES_FINISH_REASONS } from "./openai-responses-finish-reasons.ts";
 import { builtInCallsMissing, type OpenAIResponsesDeltaStreamOptions } from "./openai-responses-options.ts";
 import { responsesOptions } from "./openai-responses-options.ts";
+import { ResponsesFinalText } from "./openai-responses-final-text.ts";
 import { ResponsesFastDelta } from "./responses-fast-delta.ts";
 import { SequenceReorderer } from "./sequence-reorderer.ts";
 
@@ -24,33 +25,27 @@ const KEPT =
 const BUILT_IN_ITEMS = /^(apply_patch|shell|local_shell|mcp|tool_search|computer)_call$/;
 
 /**
- * OpenAI Responses API streaming events to normalized deltas (also Azure, DeepSeek and LM Studio Responses endpoints).
- *
- * A `function_call` output item is a call whose id is its `call_id` (not the item id) and whose index is its
- * `output_index`; it completes at `function_call_arguments.done`, whose arguments end what streamed.
- * `custom_tool_call` items carry free text, kept as a string and never parsed. Events are put back in
- * `sequence_number` order within a bounded window; exact duplicates are dropped and a gap that never fills is reported
- * rather than waited for. A `reasoning` item, at its `output_item.done`, becomes a `reasoning-part` delta (its id,
- * `encrypted_content`, `summary` and raw reasoning `content`), in stream order: a manually passed-back turn must
- * repeat it before its calls. A refusal is a `refusal` field part, not text, with the id of its `message` item, which
- * the next turn sends back with the refusal as its `refusal` part: at its `response.refusal.done`, else at its item's
- * end, else at the response's or the input's end with what its deltas streamed (a stream cut before `.done` keeps the
- * refusal it streamed, as it keeps its text). The built-in client tools' items (`apply_patch_call`, `shell_call`,
- * `local_shell_call`, `computer_call`) are calls the application runs, and an `mcp_call` a call the provider ran (see
- * {@link ResponsesBuiltInCalls}). A `function_call` of a tool that tool search loaded keeps its `namespace` on
- * `providerMetadata.responsesItem`, which its item must carry back. With programmatic tool calling, a `function_call`
- * made by a program carries a `caller` (`{ type: "program", caller_id }`), kept on the call's
- * `providerMetadata.responsesItem`, and the `program` item that made it (its `code` and the `fingerprint` that "must
- * be round-tripped") on its `providerMetadata.responsesProgram`: the next turn sends the program item back before its
- * calls, and each call with its caller. An `mcp_approval_request` item (a remote MCP tool OpenAI runs only once the
- * application approves it) is an `approval-request` delta at its `output_item.done`, never a call, and bounded as one
- * (`ResponsesApprovals`). A `compaction` item (the context compacted), a server tool's output item
- * (`tool_search_output` of a server tool search, `program_output`, a hosted shell's `shell_call_output`) and a tool
- * OpenAI ran (`web_search_call`, ...) are kept blocks, sent back in place; with `builtInCalls`, also a
- * `providerExecuted` call right before its block. So are `additional_tools` (tools made available from it on) and `mcp_list_tools` items (an MCP server's tools). A call whose item never came done ends with its item in
- * `response.completed`; one never announced (a gateway sends its item only done, or only in that output) starts there,
- * known by its item id, else by its place there. A reasoning summary's parts are joined with a blank line, as Codex
- * shows them; a `reasoning-delta` says whether it is the summary or the raw reasoning (`field`, either name of its events).
+ * OpenAI Responses API streaming events to normalized deltas (also Azure, DeepSeek and LM Studio Responses endpoints). A `function_call` output item is a call
+ * whose id is its `call_id` (not the item id) and whose index is its `output_index`; it completes at `function_call_arguments.done`, whose arguments end what
+ * streamed. `custom_tool_call` items carry free text, kept as a string and never parsed. Events are put back in `sequence_number` order within a bounded
+ * window; exact duplicates are dropped and a gap that never fills is reported rather than waited for. A `reasoning` item, at its `output_item.done`, becomes a
+ * `reasoning-part` delta (its id, `encrypted_content`, `summary` and raw reasoning `content`), in stream order: a manually passed-back turn must repeat it
+ * before its calls. A refusal is a `refusal` field part, not text, with the id of its `message` item, which the next turn sends back with the refusal as its
+ * `refusal` part: at its `response.refusal.done`, else at its item's end, else at the response's or the input's end with what its deltas streamed (a stream
+ * cut before `.done` keeps the refusal it streamed, as it keeps its text). The built-in client tools' items (`apply_patch_call`, `shell_call`,
+ * `local_shell_call`, `computer_call`) are calls the application runs, and an `mcp_call` a call the provider ran (see {@link ResponsesBuiltInCalls}). A
+ * `function_call` of a tool that tool search loaded keeps its `namespace` on `providerMetadata.responsesItem`, which its item must carry back. With
+ * programmatic tool calling, a `function_call` made by a program carries a `caller` (`{ type: "program", caller_id }`), kept on the call's
+ * `providerMetadata.responsesItem`, and the `program` item that made it (its `code` and the `fingerprint` that "must be round-tripped") on its
+ * `providerMetadata.responsesProgram`: the next turn sends the program item back before its calls, and each call with its caller. An `mcp_approval_request`
+ * item (a remote MCP tool OpenAI runs only once the application approves it) is an `approval-request` delta at its `output_item.done`, never a call, and
+ * bounded as one (`ResponsesApprovals`). A `compaction` item (the context compacted), a server tool's output item (`tool_search_output` of a server tool
+ * search, `program_output`, a hosted shell's `shell_call_output`) and a tool OpenAI ran (`web_search_call`, ...) are kept blocks, sent back in place; with
+ * `builtInCalls`, also a `providerExecuted` call right before its block. So are `additional_tools` (tools made available from it on) and `mcp_list_tools`
+ * items (an MCP server's tools). A call whose item never came done ends with its item in `response.completed`; one never announced (a gateway sends its item
+ * only done, or only in that output) starts there, known by its item id, else by its place there. A message's text that no delta streamed (a gateway's: only
+ * in `output_text.done`, `output_item.done` or `response.completed`) comes from the first ({@link ResponsesFinalText}). A reasoning summary's parts are joined
+ * with a blank line, as Codex shows them; a `reasoning-delta` says whether it is the summary or the raw reasoning (`field`, either name of its events).
  *
  * @example
  * ```ts
@@ -94,6 +89,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
   readonly #programs = new Map<string, { responsesProgram: Payload }>();
   /** The refusal each message item streamed, by the item's id, until it is given. */
   readonly #refusals = new Map<string, string>();
+  readonly #final = new ResponsesFinalText();
 
   /** Creates a decoder that reports through `emit`; an option it does not know is a `TypeError`. */
   constructor(emit: Emit, options: OpenAIResponsesDeltaStreamOptions = {}) {
@@ -164,6 +160,8 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
       case "response.reasoning_text.delta":
       case "response.reasoning.delta": // Open Responses' name of `reasoning_text.delta` (its spec, vLLM, Ollama)
         return this.#onDelta(type, text, 0);
+      case "response.output_text.done": // its text, when no delta streamed it (a gateway's)
+        return this.#final.done(event, this.#emit);
       case "response.completed":
       case "response.incomplete":
       case "response.failed":
@@ -219,7 +217,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
   #onDelta(type: string, text: string | undefined, index: number): void {
     if (!text) return;
     if (type.endsWith("arguments.delta")) this.#emit({ type: "tool-call-chunk", index, argumentsDelta: text });
-    else if (type === "response.output_text.delta") this.#emit({ type: "text-delta", text });
+    else if (type === "response.output_text.delta") this.#final.delta(text, this.#emit);
     else this.#emit({ type: "reasoning-delta", text, field: type.includes("summary") ? "summary" : "content" });
   }
 
@@ -247,6 +245,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     const type = String(item["type"]);
     const index = this.#indexOf(event);
     if (index !== undefined && this.#builtIns?.done(item, index)) return;
+    if (type === "message") this.#final.item(item, index, this.#emit); // its text, when nothing gave it
     if (type === "message") return this.#refusal(String(item["id"])); // its `.done` never came
     const id = nonEmptyString(item["id"]);
     const request = type === "mcp_approval_request" && boundedApprovalRequest(item, ++this.#approvals, this.#limits);
@@ -279,6 +278,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     for (const [at, item] of arrayOf(output).entries()) // by its item id, else its place (a server that renames a streamed call's ids keeps it)
       if (isRecord(item) && ownValue(CALL_ITEMS, String(item["type"])) !== undefined)
         this.#onItemDone({ item, output_index: this.#itemIndex.get(item["id"] as string) ?? at });
+      else if (isRecord(item) && item["type"] === "message") this.#final.item(item, at, this.#emit);
     this.#refusal();
     const usage = readUsage(response["usage"], ["input_tokens"], ["output_tokens"], ["total_tokens"], {
       cacheRead: ["input_tokens_details.cached_tokens"],

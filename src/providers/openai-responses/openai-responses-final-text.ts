@@ -1,0 +1,54 @@
+import { arrayOf, isRecord } from "../../shared/values.ts";
+import type { Emit } from "../provider-decoder.ts";
+
+/**
+ * A message's text that no `response.output_text.delta` streamed: some servers put it only in the
+ * events that end it (`response.output_text.done`'s `text`, the message of `output_item.done`, or
+ * `response.completed`'s `output`), as gateways in front of Gemini and OpenRouter do (TanStack/ai
+ * #937, gemini-web2api #57). Read from the first of them that carries it, once per message (by its
+ * id, else its place), and only while no delta streamed in the response: a server that changes an
+ * item's id between its events (vLLM, mistral.rs) never gets its text twice. One per response.
+ *
+ * @example
+ * ```ts
+ * const final = new ResponsesFinalText();
+ * final.done({ item_id: "msg_1", content_index: 0, text: "4" }, emit); // emits { type: "text-delta", text: "4" }
+ * final.item({ type: "message", id: "msg_1", content: [{ type: "output_text", text: "4" }] }, 0, emit); // given: nothing
+ * ```
+ */
+export class ResponsesFinalText {
+  /** Whether a text delta streamed: the events that end a message then repeat it. */
+  #streamed = false;
+  /** The messages (and a message's parts, at their `.done`) whose text was given. */
+  readonly #given = new Set<string>();
+
+  /** A text delta streamed: emitted, and the events that end its message hold nothing more. */
+  delta(text: string, emit: Emit): void {
+    this.#streamed = true;
+    emit({ type: "text-delta", text });
+  }
+
+  /** A `response.output_text.done`: its `text`, when no delta streamed. */
+  done(event: Record<string, unknown>, emit: Emit): void {
+    const text = event["text"];
+    const item = key(event["item_id"], event["output_index"]);
+    const part = `${item} ${String(event["content_index"])}`;
+    if (this.#streamed || typeof text !== "string" || this.#given.has(part)) return;
+    this.#given.add(part).add(item);
+    if (text !== "") emit({ type: "text-delta", text });
+  }
+
+  /** A `message` item at its end (`output_item.done`, `response.completed`): its `output_text` parts' text, when nothing gave it. */
+  item(item: Record<string, unknown>, index: number | undefined, emit: Emit): void {
+    const id = key(item["id"], index);
+    if (this.#streamed || this.#given.has(id)) return;
+    this.#given.add(id);
+    let text = "";
+    for (const part of arrayOf(item["content"]))
+      if (isRecord(part) && part["type"] === "output_text" && typeof part["text"] === "string") text += part["text"];
+    if (text !== "") emit({ type: "text-delta", text });
+  }
+}
+
+/** A message's key: its id, else its place in the output. */
+const key = (id: unknown, index: unknown): string => (typeof id === "string" && id !== "" ? id : `#${String(index)}`);
