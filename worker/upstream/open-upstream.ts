@@ -6,6 +6,7 @@ import type { WatchedBody } from "./watched-body.ts";
 import { geminiInteractionsResumingBody } from "../../src/gemini-interactions.ts";
 import { contextOverflowError, contextOverflowIn } from "./context-overflow.ts";
 import { limitRefusal } from "./limit-refusal.ts";
+import { proxyRefusal } from "./proxy-refusal.ts";
 import { awsErrorType } from "./providers/aws-refusal.ts";
 
 /** Options of {@link openUpstream}. */
@@ -50,7 +51,7 @@ export interface OpenUpstreamOptions {
  *
  * | provider                      | client                          |
  * | ----------------------------- | ------------------------------- |
- * | 401, 403                      | 502 `upstream_auth_failed`, not retried (Bedrock's says which refusal: ./providers/aws-refusal.ts) |
+ * | 401, 403                      | 502 `upstream_auth_failed`, not retried (Bedrock's says which refusal: ./providers/aws-refusal.ts; an HTML page's is a proxy's, `upstream_rejected`: ./proxy-refusal.ts) |
  * | 402, 429, a 400 of a quota    | ./limit-refusal.ts: 429 `upstream_rate_limited`, 402 `upstream_quota_exceeded` (not retried), ... |
  * | 503, 529 (overloaded)         | 503 `upstream_overloaded`, with its wait, from its headers or its body (`/v1/messages`: a 529 stays 529 `overloaded_error`) |
  * | other 5xx, or a 200 not of the request's `responseType` or `wholeType` (or of none) | 502 `upstream_error` |
@@ -102,7 +103,7 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
         : { method: "POST", headers, body, signal: request.signal, redirect: "manual" },
     );
     // Under the same clocks: a provider that stalls in its error body is cut off as in its headers.
-    refusal = await refusalOf(response, request.signal, options.variables?.authRefusal);
+    refusal = proxyRefusal(response) ?? (await refusalOf(response, request.signal, options.variables?.authRefusal));
   } catch (error) {
     request.abort();
     // A stand-in for the provider (the offline scripted model) that failed itself says so.
@@ -123,9 +124,8 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
   }
   const type = response.headers.get("content-type");
   if (http.wholeType !== undefined && type?.toLowerCase().includes(http.wholeType)) options.onWhole?.(type);
-  // A stream that can be resumed upstream (Gemini Interactions) goes on from its last event when the connection drops.
+  // Resumed upstream (Gemini Interactions) from its last event when the connection drops: never reused, its chunks keep a cut event's bytes.
   const { resume } = http;
-  // The resuming body keeps a cut event's bytes across reads: its chunks are never reused.
   const watched = watch.body(response.body, RELEASE, options.reuse === true && !resume);
   // The library's resuming body: never after the watch's clocks ran out (a ToolCallStreamError) or the reader stopped.
   return resume
