@@ -61,7 +61,8 @@ export interface HeartbeatOptions {
  * lagging) fails the answer at once and stops the timer.
  * A `body` made by `mapChunks` (the steps from the chain's events to the protocol's bytes) is read
  * here through its steps, from the stream under them: the answer is this one stream over the
- * events, not one per step. Like a pipe, it reads one chunk ahead of its reader; the chunk after
+ * events, not one per step; over the chain's arrays read with no stream (`readToolCallBatches`),
+ * `body` itself, given this pull and cancel (`adoptSteps`), not a second stream around it. Like a pipe, it reads one chunk ahead of its reader; the chunk after
  * which the steps are finished (an encoder that wrote its last frame) goes out with their end and
  * the close, its source cancelled then.
  *
