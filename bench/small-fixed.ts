@@ -24,7 +24,7 @@ import { readProtocol } from "../worker/services/fragment-runs.ts";
 import { ResponseWatch } from "../worker/upstream/response-watch.ts";
 import { failureEvents } from "../worker/upstream/watched-body.ts";
 import { withoutProviderDataInBatches } from "../worker/services/without-provider-data.ts";
-import { encodeBatches } from "../worker/http/batch-map.ts";
+import { encodeBatches } from "../worker/http/encode-batches.ts";
 import { withHeartbeat } from "../worker/http/heartbeat.ts";
 import { platformRuntime } from "../worker/runtime.ts";
 

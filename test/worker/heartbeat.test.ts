@@ -4,8 +4,9 @@
 // of them is written (a stored Responses answer's keeping encoder ends with the one it wraps); an
 // answer whose encoder has not ended still ends only when its source does.
 import { describe, expect, it } from "vitest";
-import type { ToolCallEvent } from "../../src/index.ts";
-import { encodeBatches } from "../../worker/http/batch-map.ts";
+import type { BatchReader, ToolCallEvent } from "../../src/index.ts";
+import { sourceStep } from "../../worker/http/batch-map.ts";
+import { encodeBatches } from "../../worker/http/encode-batches.ts";
 import { withHeartbeat } from "../../worker/http/heartbeat.ts";
 import { type Keeping, KeepingEncoder } from "../../worker/protocols/openai-responses/keep-response.ts";
 import type { Timers } from "../../worker/runtime.ts";
@@ -103,5 +104,90 @@ describe("withHeartbeat: the answer's end", () => {
     expect(keeper.ended).toBe(true);
     expect(seen.cancelled).toBe("The answer ended.");
     expect(seen.pulls).toBe(1);
+  });
+});
+
+/** A reader of `batches` with no stream under it (as `readToolCallBatches` reads the chain), its reads held until `release`. */
+function directSource(batches: ToolCallEvent[][]) {
+  const seen = { reads: 0, cancelled: undefined as unknown };
+  let held: (() => void) | undefined;
+  const reader: BatchReader<ToolCallEvent[]> = {
+    read: async () => {
+      const batch = batches[seen.reads++];
+      await new Promise<void>((resolve) => (held = resolve));
+      return batch ? { done: false, value: batch } : { done: true, value: undefined };
+    },
+    cancel: async (reason) => {
+      seen.cancelled = reason;
+      held?.();
+    },
+  };
+  return { reader, seen, release: () => held?.() };
+}
+
+/** Timers whose one pending callback the test fires, at a clock it sets. */
+function manualTimers() {
+  const clock = { now: 0, pending: undefined as (() => void) | undefined };
+  const timers: Timers = {
+    setTimeout: (callback) => {
+      clock.pending = callback;
+      return 1;
+    },
+    clearTimeout: () => {
+      clock.pending = undefined;
+    },
+    now: () => clock.now,
+  };
+  return { clock, timers };
+}
+
+const steps = (reader: BatchReader<ToolCallEvent[]>) =>
+  encodeBatches(
+    sourceStep(
+      reader,
+      (batch: ToolCallEvent[]) => batch,
+      () => undefined,
+      {},
+    ),
+    encoder(),
+  );
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe("withHeartbeat over the chain's arrays read with no stream: one stream for the answer", () => {
+  it("is the steps' own stream (none made beside it), with their bytes, its keep-alive while its reader waits, and its end in one pull", async () => {
+    const { reader, seen, release } = directSource([[text("a")], [text("b"), finish], [text("never")]]);
+    const { clock, timers } = manualTimers();
+    const answer = steps(reader);
+    const body = withHeartbeat(answer, timers, { everyMs: 100 });
+    expect(body).toBe(answer);
+    const out = body.getReader();
+    const first = out.read();
+    await tick();
+    release();
+    expect(decode((await first).value)).toBe("a");
+    // The reader waits on the chain: the keep-alive goes out once `everyMs` passed with nothing written.
+    const waiting = out.read();
+    await tick();
+    clock.now = 150;
+    clock.pending?.();
+    expect(decode((await waiting).value)).toBe(": keep-alive\n\n");
+    const second = out.read();
+    await tick();
+    release();
+    expect(decode((await second).value)).toBe("b<finish>");
+    expect(seen.cancelled).toBe("The answer ended.");
+    expect(decode((await out.read()).value)).toBe("<end>");
+    expect((await out.read()).done).toBe(true);
+    expect(seen.reads).toBe(2);
+  });
+
+  it("a cancel of the answer cancels the chain with its reason and stops the keep-alive", async () => {
+    const { reader, seen } = directSource([[text("a")]]);
+    const { clock, timers } = manualTimers();
+    const body = withHeartbeat(steps(reader), timers, { everyMs: 100 });
+    expect(clock.pending).toBeDefined();
+    await body.cancel("client gone");
+    expect(seen.cancelled).toBe("client gone");
+    expect(clock.pending).toBeUndefined();
   });
 });

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { batchReader, type BatchReader, joinDeltas, type ProtocolEncoder } from "../../src/index.ts";
+import { batchReader, type BatchReader } from "../../src/index.ts";
 
 /** A stream made by {@link mapChunks}: the stream it reads and the steps composed over it. */
 export interface MappedSource<O> {
@@ -49,6 +49,17 @@ const mapped = new WeakMap<ReadableStream<unknown>, MappedSource<unknown>>();
 
 /** The streams of {@link readMapped} that a reader has pulled: their steps are fixed. */
 const pulled = new WeakSet<ReadableStream<unknown>>();
+
+/** What pulls and cancels a stream of {@link readMapped} whose last reader took it ({@link adoptSteps}). */
+export interface StepsPump<O> {
+  /** The stream's `pull`. */
+  pull: (controller: ReadableStreamDefaultController<O>) => Promise<void>;
+  /** The stream's `cancel`. */
+  cancel: (reason: unknown) => Promise<void>;
+}
+
+/** The pumps of {@link adoptSteps}, until the stream's first pull or cancel takes its own. */
+const pumps = new WeakMap<ReadableStream<unknown>, StepsPump<unknown>>();
 
 /**
  * `stream` with `map` over each chunk (and `end`, when it ends, for a step that holds something
@@ -177,6 +188,32 @@ export function takeMappedSource<O>(stream: ReadableStream<O>): MappedSource<O> 
   return step;
 }
 
+/**
+ * True when `stream` is one of {@link mapChunks}'s or {@link sourceStep}'s that nothing has read or
+ * locked: the last reader of an answer that makes a stream of its own over its steps
+ * (`withHeartbeat`) may make `stream` that stream instead ({@link adoptSteps}).
+ */
+export function adoptable(stream: ReadableStream<unknown>): boolean {
+  return mapped.has(stream) && !stream.locked;
+}
+
+/**
+ * Makes `pump` the `pull` and `cancel` of `stream`, an {@link adoptable} stream whose steps its
+ * last reader took ({@link takeMappedSource}) to read their source itself, and returns `stream`:
+ * an answer is then one `ReadableStream` in all, not one made for its steps and never read beside
+ * the one its reader makes (a stream's constructor is tens of thousands of instructions in workerd).
+ *
+ * @example
+ * ```ts
+ * const step = takeMappedSource(body);
+ * return adoptSteps(body, { pull: (controller) => pullFrom(step, controller), cancel: (reason) => stop(reason) });
+ * ```
+ */
+export function adoptSteps<O>(stream: ReadableStream<O>, pump: StepsPump<O>): ReadableStream<O> {
+  pumps.set(stream, pump as StepsPump<unknown>);
+  return stream;
+}
+
 /** A reader of `source`: a stream's (`batchReader`: the chain's arrays taken directly), or the reader it is. */
 export function readerOf(source: ReadableStream<unknown> | BatchReader<unknown>): BatchReader<unknown> {
   return source instanceof ReadableStream ? batchReader(source) : source;
@@ -213,34 +250,18 @@ export async function readSource<O>(
 function readMapped<O>(first: MappedSource<O>): ReadableStream<O> {
   let reader: BatchReader<unknown> | undefined;
   let step = first;
+  /** The pump its last reader gave it ({@link adoptSteps}), taken at the first pull or cancel. */
+  let pump: StepsPump<O> | undefined;
+  const adopted = (): StepsPump<O> | undefined => {
+    pump = pumps.get(out) as StepsPump<O> | undefined;
+    if (pump) pumps.delete(out);
+    return pump;
+  };
   const out: ReadableStream<O> = new ReadableStream<O>(
     {
-      async pull(controller) {
-        if (!reader) {
-          pulled.add(out);
-          step = (mapped.get(out) as MappedSource<O> | undefined) ?? step;
-          mapped.delete(out); // the steps are fixed now
-          reader = readerOf(step.source);
-        }
-        try {
-          for (;;) {
-            const result = await readSource(reader, step);
-            if ("failed" in result) {
-              for (const chunk of result.failed) controller.enqueue(chunk);
-              return controller.close();
-            }
-            if (result.done) break;
-            const value = step.map(result.value);
-            if (value !== undefined) return controller.enqueue(value);
-          }
-          for (const chunk of step.end()) controller.enqueue(chunk);
-          controller.close();
-        } catch (error) {
-          reader.cancel(error).catch(() => undefined);
-          throw error;
-        }
-      },
+      pull: (controller) => (pump || (!reader && adopted()) ? pump!.pull(controller) : pullSteps(controller)),
       cancel: (reason) => {
+        if (pump || (!reader && adopted())) return pump!.cancel(reason);
         if (!reader) step = (mapped.get(out) as MappedSource<O> | undefined) ?? step;
         mapped.delete(out);
         step.cancelled?.();
@@ -249,42 +270,30 @@ function readMapped<O>(first: MappedSource<O>): ReadableStream<O> {
     },
     { highWaterMark: 0 },
   );
+  async function pullSteps(controller: ReadableStreamDefaultController<O>): Promise<void> {
+    if (!reader) {
+      pulled.add(out);
+      step = (mapped.get(out) as MappedSource<O> | undefined) ?? step;
+      mapped.delete(out); // the steps are fixed now
+      reader = readerOf(step.source);
+    }
+    try {
+      for (;;) {
+        const result = await readSource(reader, step);
+        if ("failed" in result) {
+          for (const chunk of result.failed) controller.enqueue(chunk);
+          return controller.close();
+        }
+        if (result.done) break;
+        const value = step.map(result.value);
+        if (value !== undefined) return controller.enqueue(value);
+      }
+      for (const chunk of step.end()) controller.enqueue(chunk);
+      controller.close();
+    } catch (error) {
+      reader.cancel(error).catch(() => undefined);
+      throw error;
+    }
+  }
   return out;
-}
-
-/**
- * Arrays of events as a protocol's bytes, one chunk per array (none for an array that writes
- * nothing) and the encoder's last frames at the end, adjacent fragments of one call (or of the
- * text) joined into one delta ({@link joinDeltas}): what `ProtocolEncoderStream` with `joinDeltas`
- * writes, as a step of {@link mapChunks}.
- *
- * @example
- * ```ts
- * const body = withHeartbeat(encodeBatches(batches, new ToolCallEventEncoder()), runtime.timers);
- * ```
- */
-export function encodeBatches<E extends { readonly type: string }>(
-  batches: ReadableStream<readonly E[]>,
-  encoder: ProtocolEncoder<E>,
-): ReadableStream<Uint8Array> {
-  const utf8 = new TextEncoder();
-  const out: string[] = [];
-  const take = (): Uint8Array | undefined => {
-    if (out.length === 0) return undefined;
-    const text = out.join("");
-    out.length = 0;
-    return utf8.encode(text);
-  };
-  return mapChunks(
-    batches,
-    (batch) => {
-      for (const event of joinDeltas(batch)) encoder.encode(event, out);
-      return take();
-    },
-    () => {
-      encoder.end(out);
-      return take();
-    },
-    () => encoder.ended === true,
-  );
 }

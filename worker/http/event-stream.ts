@@ -1,5 +1,5 @@
 import { readyBatches, ToolCallEventEncoder, ToolCallEventEncoderStream } from "../../src/index.ts";
-import { encodeBatches } from "./batch-map.ts";
+import { encodeBatches } from "./encode-batches.ts";
 
 /**
  * The Worker's own response format: events as Server-Sent Events frames (`event: <type>`,

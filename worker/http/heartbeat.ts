@@ -1,5 +1,5 @@
 import type { TimerHandle, Timers } from "../runtime.ts";
-import { readerOf, readSource, takeMappedSource } from "./batch-map.ts";
+import { adoptable, adoptSteps, mappedSource, readerOf, readSource, takeMappedSource } from "./batch-map.ts";
 
 /**
  * How often a streamed answer that has nothing to say sends an SSE comment, in milliseconds.
@@ -61,7 +61,8 @@ export interface HeartbeatOptions {
  * lagging) fails the answer at once and stops the timer.
  * A `body` made by `mapChunks` (the steps from the chain's events to the protocol's bytes) is read
  * here through its steps, from the stream under them: the answer is this one stream over the
- * events, not one per step. Like a pipe, it reads one chunk ahead of its reader; the chunk after
+ * events, not one per step; over the chain's arrays read with no stream (`readToolCallBatches`),
+ * `body` itself, given this pull and cancel (`adoptSteps`), not a second stream around it. Like a pipe, it reads one chunk ahead of its reader; the chunk after
  * which the steps are finished (an encoder that wrote its last frame) goes out with their end and
  * the close, its source cancelled then.
  *
@@ -77,6 +78,10 @@ export function withHeartbeat(
   options: HeartbeatOptions = {},
 ): ReadableStream<Uint8Array> {
   const { everyMs = HEARTBEAT_MS, frame = HEARTBEAT, afterFirstChunk = false, before } = options;
+  // Steps over the chain's arrays that nothing read yet: their stream becomes this one, one stream
+  // for the answer. Over a stream (a resumable log's), whose failure may come while no read waits,
+  // a stream of its own, whose controller `start` gives.
+  const adopt = adoptable(body) && !(mappedSource(body).source instanceof ReadableStream);
   const step = takeMappedSource(body);
   const { source, map, end, finished } = step;
   // The chain's arrays taken as it passes them on, with no read of its stream per array.
@@ -88,14 +93,88 @@ export function withHeartbeat(
   let started = !afterFirstChunk;
   let done = false;
   let ahead: ReturnType<typeof readSource<Uint8Array>> | undefined;
+  /** The stream's controller: from `start`, or (an adopted stream) from the first pull, before which no frame is written. */
+  let controller: ReadableStreamDefaultController<Uint8Array>;
   const stop = (): void => {
     done = true;
     if (timer !== undefined) timers.clearTimeout(timer);
     timer = undefined;
   };
+  const beat = (): void => {
+    timer = undefined;
+    if (done) return;
+    const left = lastWrite + everyMs - timers.now();
+    if (left <= 0 && waiting && started) {
+      controller.enqueue(bytes);
+      lastWrite = timers.now();
+    }
+    timer = timers.setTimeout(beat, left > 0 ? left : everyMs);
+  };
+  const pump = {
+    async pull(pulling: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
+      controller = pulling;
+      waiting = true;
+      let chunk: Uint8Array | undefined;
+      let last: Uint8Array[] | undefined;
+      try {
+        while (chunk === undefined) {
+          const result = await (ahead ?? readSource(reader, step));
+          ahead = undefined;
+          if (done) return;
+          // A failed read that the first step makes chunks of (the Worker's error and abort
+          // events): those, then the end.
+          if ("failed" in result) {
+            last = result.failed;
+            break;
+          }
+          if (result.done) {
+            last = end();
+            break;
+          }
+          chunk = map(result.value);
+        }
+        // The steps' last bytes (an encoder that wrote its end): the end goes with them in this
+        // pull, not after one more read of the pipe (a pull and a read of the answer's stream).
+        if (last === undefined && finished?.() === true) {
+          reader.cancel("The answer ended.").catch(() => undefined);
+          last = [chunk!, ...end()];
+        }
+        if (before) {
+          if (last) for (let i = 0; i < last.length; i++) last[i] = await before(last[i]!);
+          else chunk = await before(chunk!);
+          if (done) return;
+        }
+      } catch (error) {
+        stop();
+        reader.cancel(error).catch(() => undefined);
+        throw error;
+      } finally {
+        waiting = false;
+      }
+      if (last) {
+        stop();
+        for (const bytes of last) controller.enqueue(bytes);
+        return controller.close();
+      }
+      started = true;
+      lastWrite = timers.now();
+      controller.enqueue(chunk!);
+      // The next chunk is read while this one is written, as a pipe reads one ahead.
+      ahead = readSource(reader, step);
+      ahead.catch(() => undefined);
+    },
+    cancel(reason: unknown): Promise<void> {
+      stop();
+      step.cancelled?.();
+      return reader.cancel(reason);
+    },
+  };
+  timer = timers.setTimeout(beat, everyMs);
+  if (adopt) return adoptSteps(body, pump);
   return new ReadableStream<Uint8Array>(
     {
-      start(controller) {
+      start(ready) {
+        controller = ready;
         // A source that fails while nobody waits on it (a resumable log's reader cut for lagging:
         // its client reads nothing) ends the answer now, timer and all, not at a next read that may
         // never come. A failure the steps make frames of (`fail`) waits for the client's next read;
@@ -103,76 +182,11 @@ export function withHeartbeat(
         (reader as { closed?: Promise<unknown> }).closed?.catch((error: unknown) => {
           if (done || waiting || step.fail) return;
           stop();
-          controller.error(error);
+          ready.error(error);
         });
-        const beat = (): void => {
-          timer = undefined;
-          if (done) return;
-          const left = lastWrite + everyMs - timers.now();
-          if (left <= 0 && waiting && started) {
-            controller.enqueue(bytes);
-            lastWrite = timers.now();
-          }
-          timer = timers.setTimeout(beat, left > 0 ? left : everyMs);
-        };
-        timer = timers.setTimeout(beat, everyMs);
       },
-      async pull(controller) {
-        waiting = true;
-        let chunk: Uint8Array | undefined;
-        let last: Uint8Array[] | undefined;
-        try {
-          while (chunk === undefined) {
-            const result = await (ahead ?? readSource(reader, step));
-            ahead = undefined;
-            if (done) return;
-            // A failed read that the first step makes chunks of (the Worker's error and abort
-            // events): those, then the end.
-            if ("failed" in result) {
-              last = result.failed;
-              break;
-            }
-            if (result.done) {
-              last = end();
-              break;
-            }
-            chunk = map(result.value);
-          }
-          // The steps' last bytes (an encoder that wrote its end): the end goes with them in this
-          // pull, not after one more read of the pipe (a pull and a read of the answer's stream).
-          if (last === undefined && finished?.() === true) {
-            reader.cancel("The answer ended.").catch(() => undefined);
-            last = [chunk!, ...end()];
-          }
-          if (before) {
-            if (last) for (let i = 0; i < last.length; i++) last[i] = await before(last[i]!);
-            else chunk = await before(chunk!);
-            if (done) return;
-          }
-        } catch (error) {
-          stop();
-          reader.cancel(error).catch(() => undefined);
-          throw error;
-        } finally {
-          waiting = false;
-        }
-        if (last) {
-          stop();
-          for (const bytes of last) controller.enqueue(bytes);
-          return controller.close();
-        }
-        started = true;
-        lastWrite = timers.now();
-        controller.enqueue(chunk!);
-        // The next chunk is read while this one is written, as a pipe reads one ahead.
-        ahead = readSource(reader, step);
-        ahead.catch(() => undefined);
-      },
-      cancel(reason) {
-        stop();
-        step.cancelled?.();
-        return reader.cancel(reason);
-      },
+      pull: pump.pull,
+      cancel: pump.cancel,
     },
     { highWaterMark: 0 },
   );

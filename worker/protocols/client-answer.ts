@@ -4,7 +4,7 @@
  * @module
  */
 import type { EncodableEvent, ProtocolEncoder } from "../../src/index.ts";
-import { encodeBatches } from "../http/batch-map.ts";
+import { encodeBatches } from "../http/encode-batches.ts";
 import { failedAnswer } from "../response/json-error.ts";
 import { waitHeaders } from "../upstream/limit-refusal.ts";
 import { waitInWords } from "../upstream/provider-wait.ts";
