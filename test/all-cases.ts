@@ -101,6 +101,7 @@ import "./providers/request-files.cases.ts";
 import "./providers/reasoning-request.cases.ts";
 // JSON: incremental parsing, repair, schema checks.
 import "./json/incremental-json-parser.cases.ts";
+import "./json/cut-json.cases.ts";
 import "./json/json-repair-and-schema.cases.ts";
 import "./json/json-repair-paths.cases.ts";
 import "./json/json-repair-differential.cases.ts";

@@ -12,6 +12,9 @@ import {
 import type { EncodableEvent } from "./protocol-encoder.ts";
 import { readToAnswer, TextBudget, type AnswerBuilder, type AnswerEvents } from "./read-to-answer.ts";
 import { parseStrictJsonText } from "../shared/long-member-name.ts";
+import { wholeOfCutJson } from "../json/cut-json.ts";
+import { jsonErrorPosition } from "../json/json-error-position.ts";
+import { isRecord } from "../shared/values.ts";
 
 /** What a non-streaming Messages request gets: the message, or the error that kept it from finishing. */
 export type AnthropicMessageResult =
@@ -98,11 +101,22 @@ class AnthropicMessageBuilder implements AnswerBuilder<AnthropicMessageResult> {
   }
 }
 
-/** A call's input: its JSON object; arguments that are not JSON (an invalid call) stay as their text. */
+/**
+ * A call's input: its JSON object; of arguments cut short (a length or filter stop inside them)
+ * the part that is whole, an object; arguments that are not JSON (an invalid call) stay as their text.
+ */
 function parseInput(text: string): unknown {
   try {
     return parseStrictJsonText(text);
   } catch {
+    // Cut short, the text is no value, and Messages types `input` as an object: what the SDK's
+    // MessageStream reads of the same `partial_json`, `{}` when no member was whole. A string
+    // there is a call whose input is a string (the AI SDK's generateText runs it); `stop_reason`
+    // (`max_tokens`, `refusal`) says the call was cut.
+    if (jsonErrorPosition(text) === text.length) {
+      const whole = wholeOfCutJson(text);
+      return isRecord(whole) ? whole : {};
+    }
     // The model's own text, as the stream sent it: the client sees what the model wrote.
     return text;
   }

