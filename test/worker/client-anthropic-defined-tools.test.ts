@@ -29,6 +29,12 @@ const ask = (tools: unknown[]) =>
     messages: [{ role: "user" as const, content: "List the files." }],
     tools,
   }) as unknown as Anthropic.MessageCreateParamsNonStreaming;
+/** An upstream of `provider` that answers with text, once sent `tools` through `/v1/messages`. */
+const sentWith = async (provider: Provider, tools: unknown[]): Promise<FakeUpstream> => {
+  const upstream = scripted(provider, { text: "Done." });
+  await sdk(provider, upstream).messages.create({ ...ask(tools), model: `${provider}/m` });
+  return upstream;
+};
 /** The tools `upstream` was sent, whatever its provider's form: their names and schemas. */
 const sentTools = (upstream: FakeUpstream): { name: string; schema: Record<string, any> }[] => {
   const body = upstream.requests[0]!.body as Record<string, any>;
@@ -70,15 +76,11 @@ describe("/v1/messages: Anthropic's schema tools run by the client", () => {
     });
 
   it("the text editors and memory: their commands, as Anthropic documents them", async () => {
-    const upstream = scripted("openai", { text: "Done." });
-    await sdk("openai", upstream).messages.create({
-      ...ask([
-        { type: "text_editor_20250728", name: "str_replace_based_edit_tool", max_characters: 10_000 },
-        { type: "text_editor_20250124", name: "str_replace_editor" },
-        { type: "memory_20250818", name: "memory" },
-      ]),
-      model: "openai/m",
-    });
+    const upstream = await sentWith("openai", [
+      { type: "text_editor_20250728", name: "str_replace_based_edit_tool", max_characters: 10_000 },
+      { type: "text_editor_20250124", name: "str_replace_editor" },
+      { type: "memory_20250818", name: "memory" },
+    ]);
     const sent = sentTools(upstream);
     expect(sent.map((tool) => [tool.name, tool.schema["properties"].command.enum])).toEqual([
       ["str_replace_based_edit_tool", ["view", "create", "str_replace", "insert"]],
@@ -89,14 +91,10 @@ describe("/v1/messages: Anthropic's schema tools run by the client", () => {
   });
 
   it("a later dated version stands for the newest one known, not a server tool dropped (review 76)", async () => {
-    const upstream = scripted("openai", { text: "Done." });
-    await sdk("openai", upstream).messages.create({
-      ...ask([
-        { type: "bash_20261001", name: "bash" },
-        { type: "text_editor_20261001", name: "str_replace_based_edit_tool" },
-      ]),
-      model: "openai/m",
-    });
+    const upstream = await sentWith("openai", [
+      { type: "bash_20261001", name: "bash" },
+      { type: "text_editor_20261001", name: "str_replace_based_edit_tool" },
+    ]);
     expect(sentTools(upstream).map((tool) => [tool.name, tool.schema["required"]])).toEqual([
       ["bash", ["command"]],
       ["str_replace_based_edit_tool", ["command", "path"]],
@@ -152,8 +150,7 @@ describe("/v1/messages: Anthropic's client-run tools to Anthropic in their own f
   });
 
   it("OpenAI Chat is still sent them as function tools", async () => {
-    const upstream = scripted("openai", { text: "Done." });
-    await sdk("openai", upstream).messages.create({ ...ask(TOOLS), model: "openai/m" });
+    const upstream = await sentWith("openai", TOOLS);
     expect(
       sentBody(upstream)["tools"].map((tool: Record<string, any>) => [tool["type"], tool["function"].name]),
     ).toEqual([
@@ -185,15 +182,11 @@ describe("/v1/messages: Anthropic's client-run tools to Anthropic in their own f
   });
 
   it("a 2024-10-22 version or another name than Anthropic's goes as a function; a later version as it came", async () => {
-    const upstream = scripted("anthropic", { text: "Done." });
-    await sdk("anthropic", upstream).messages.create({
-      ...ask([
-        { type: "bash_20241022", name: "bash" },
-        { type: "text_editor_20250728", name: "editor" },
-        { type: "text_editor_20261001", name: "str_replace_based_edit_tool", max_characters: 500 },
-      ]),
-      model: "anthropic/m",
-    });
+    const upstream = await sentWith("anthropic", [
+      { type: "bash_20241022", name: "bash" },
+      { type: "text_editor_20250728", name: "editor" },
+      { type: "text_editor_20261001", name: "str_replace_based_edit_tool", max_characters: 500 },
+    ]);
     const [bash, editor, later] = sentBody(upstream)["tools"];
     expect([bash.name, bash.input_schema.required]).toEqual(["bash", ["command"]]);
     expect([editor.name, editor.input_schema.required]).toEqual(["editor", ["command", "path"]]);
