@@ -21,6 +21,7 @@ export { AnthropicDecoder, AnthropicDeltaStream } from "./providers/anthropic/an
 export { AnthropicCitingDecoder } from "./providers/anthropic/anthropic-protocol.ts";
 export { anthropicAssistantMessage, anthropicToolResultMessage } from "./providers/anthropic/anthropic-messages.ts";
 export { SSEDecoderStream, ToolCallAccumulatorStream, type ToolCallEvent } from "./core.ts";
+export type { AnthropicClientTool } from "./providers/tool-entry.ts";
 export {
   anthropicToolCallBatches as streamToolCallBatches,
   anthropicToolCalls as streamToolCalls,

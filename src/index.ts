@@ -41,13 +41,8 @@ export {
   type Provider,
 } from "./providers/registry.ts";
 export type { ProviderKit } from "./providers/provider-kit.ts";
-export type {
-  ProviderRequest,
-  RequestMessage,
-  RequestToolCall,
-  RequestToolChoice,
-  ToolEntry,
-} from "./providers/request.ts";
+export type { ProviderRequest, RequestMessage, RequestToolCall, RequestToolChoice } from "./providers/request.ts";
+export type { ToolEntry } from "./providers/tool-entry.ts";
 export type { RequestContentPart, RequestFilePart, RequestFileSource } from "./providers/request.ts";
 export { effortOfBudget, reasoningBudget, type ReasoningEffort, type RequestReasoning } from "./providers/reasoning.ts";
 export { detectProvider, ProviderDetectStream } from "./providers/provider-detect-stream.ts";

@@ -8,7 +8,8 @@
  */
 import type { FinishReason } from "../shared/deltas.ts";
 import type { DecoderLimits, ProviderDecoderStream, ProviderProtocol } from "./provider-decoder.ts";
-import type { ProviderRequest, ToolEntry } from "./request.ts";
+import type { ProviderRequest } from "./request.ts";
+import type { ToolEntry } from "./tool-entry.ts";
 import type { AssistantTurn, ToolResult } from "./turn.ts";
 
 /**

@@ -13,36 +13,7 @@ import type { JsonValue } from "../shared/json.ts";
 import { ToolCallStreamError } from "../shared/errors.ts";
 import type { RequestReasoning } from "./reasoning.ts";
 import type { OrderedTurn } from "./turn.ts";
-
-/** One tool as every provider's definition is made from it. */
-export interface ToolEntry {
-  /** The function name the model calls. */
-  readonly name: string;
-  /** What the tool does, for the model. */
-  readonly description?: string | undefined;
-  /** The JSON Schema of the arguments. */
-  readonly parameters: Record<string, unknown>;
-  /**
-   * The parameters are JSON Schema as written (a validator's JSON Schema, or a client's), not a
-   * schema written for one provider's subset of it: a provider with such a subset (Gemini's
-   * OpenAPI `parameters`) sends it where full JSON Schema is taken.
-   */
-  readonly jsonSchema?: boolean | undefined;
-  /**
-   * The OpenAI Responses built-in tool this entry stands for, as the Responses API takes it
-   * (`{ type: "apply_patch" }`, `{ type: "shell", environment }`, `{ type: "local_shell" }`, a
-   * `{ type: "custom", name, format }` free-text tool): an OpenAI Responses request sends it as it
-   * is, and the turn's calls of it and their results as its own items; every other provider is
-   * sent the function that `name` and `parameters` describe.
-   */
-  readonly openAIResponsesTool?: Readonly<Record<string, unknown>> | undefined;
-  /**
-   * Anthropic's `eager_input_streaming` for this tool: true streams its input as it is generated
-   * (types inferred on the fly), false turns that off even with the fine-grained tool streaming
-   * beta. Absent: the provider's default. The other providers have no such setting.
-   */
-  readonly eagerInputStreaming?: boolean | undefined;
-}
+import type { ToolEntry } from "./tool-entry.ts";
 
 /**
  * A streaming request in every provider's terms; the model's name goes in the body or, for Gemini
@@ -279,11 +250,6 @@ export function resultId(message: { readonly toolCallId?: string | undefined }, 
   if (message.toolCallId === undefined)
     throw requestError(`${path}.tool_call_id`, "This provider needs `tool_call_id` on tool messages.");
   return message.toolCallId;
-}
-
-/** The tool's name and, when it has one, its description: what every provider's definition starts with. */
-export function namedTool(tool: ToolEntry): { name: string; description?: string } {
-  return tool.description === undefined ? { name: tool.name } : { name: tool.name, description: tool.description };
 }
 
 /**

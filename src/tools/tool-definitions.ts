@@ -1,6 +1,6 @@
 import type { ToolDefinition } from "../schema/tool-schema.ts";
 import { isStandardSchema, standardJsonSchema } from "../schema/standard-schema.ts";
-import type { ToolEntry } from "../providers/request.ts";
+import type { ToolEntry } from "../providers/tool-entry.ts";
 import { providerKit, type Provider } from "../providers/registry.ts";
 import type { RunnableTool } from "./runnable-tool.ts";
 import { parametersOf } from "./tool-outcome.ts";

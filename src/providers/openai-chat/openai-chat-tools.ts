@@ -1,4 +1,4 @@
-import { namedTool, type ToolEntry } from "../request.ts";
+import { namedTool, type ToolEntry } from "../tool-entry.ts";
 
 /**
  * The tools as a request to OpenAI Chat Completions: `{ type: "function", function: { name, description, parameters } }`.

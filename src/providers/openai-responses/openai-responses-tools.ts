@@ -1,4 +1,4 @@
-import { namedTool, type ToolEntry } from "../request.ts";
+import { namedTool, type ToolEntry } from "../tool-entry.ts";
 
 /**
  * The tools as a request to OpenAI Responses: `{ type: "function", name, description, parameters }` (flat, unlike Chat Completions).

@@ -295,6 +295,35 @@ group("Anthropic turn blocks: programmatic tool calling, server tools, fallback,
     assertEquals(body["tools"], tools);
   });
 
+  test("an entry of Anthropic's client-run tools (anthropicTool) goes in Anthropic's own form, the others as functions", () => {
+    const schema = { type: "object", properties: { command: { type: "string" } }, required: ["command"] };
+    const body = providerKit("anthropic").requestBody({
+      model: "claude-sonnet-4-5",
+      messages: [{ role: "user", content: "List the files." }],
+      tools: [
+        { name: "bash", parameters: schema, anthropicTool: { type: "bash_20250124" } },
+        {
+          name: "str_replace_based_edit_tool",
+          parameters: schema,
+          anthropicTool: { type: "text_editor_20250728", maxCharacters: 10_000 },
+        },
+        { name: "memory", parameters: schema, anthropicTool: { type: "memory_20250818" } },
+      ],
+    });
+    const tools: BetaToolUnion[] = [
+      { type: "bash_20250124", name: "bash" },
+      { type: "text_editor_20250728", name: "str_replace_based_edit_tool", max_characters: 10_000 },
+      { type: "memory_20250818", name: "memory" },
+    ];
+    assertEquals(body["tools"], tools);
+    const openai = providerKit("openai").requestBody({
+      model: "gpt-5",
+      messages: [{ role: "user", content: "List the files." }],
+      tools: [{ name: "bash", parameters: schema, anthropicTool: { type: "bash_20250124" } }],
+    });
+    assertEquals(openai["tools"], [{ type: "function", function: { name: "bash", parameters: schema } }]);
+  });
+
   for (const [name, body] of Object.entries({
     programmaticFirst,
     programmaticContinuation,

@@ -49,6 +49,7 @@ import { citedPart, clientCall, fileOfBlock, isFileBlock, searchResultText } fro
 import { promptCacheOf } from "./cache-marks.ts";
 import { containerOf, containerSkills } from "./container.ts";
 import { messagesTools } from "./tools.ts";
+import { withNativeTools } from "./defined-tools.ts";
 import { withWebSearch } from "../web-search.ts";
 import { withMessagesOutputFormat } from "../output-format.ts";
 
@@ -92,7 +93,7 @@ export function parseMessagesRequest(
   );
   // Web search, when listed, to an OpenAI upstream's own; its limits checked listed or not (../web-search.ts).
   const searchTo = provider !== "anthropic" ? { provider, model, listed: serverTools.has("web_search") } : undefined;
-  const { tools, toolChoice, server, webSearch, oneCall } = messagesTools(fields, forwarded, searchTo);
+  const { tools, toolChoice, server, webSearch, oneCall, native } = messagesTools(fields, forwarded, searchTo);
   const container = own(fields, "container");
   const { request } = clientRequest(
     {
@@ -120,6 +121,7 @@ export function parseMessagesRequest(
   const skills = forwarded.size > 0 ? containerSkills(container) : undefined;
   if (server || skills) request.anthropicServerTools = { tools: [], ...server, ...(skills ? { skills } : {}) };
   if (webSearch) withWebSearch(request, webSearch);
+  withNativeTools(request, native); // Anthropic's own form of its client-run tools, to Anthropic alone
   if (oneCall) request.parallelToolCalls = false; // held to by ../../services/call-rules.ts too
   withMessagesOutputFormat(fields, provider, request);
   const cache = promptCacheOf(fields); // marks of the Worker's own to Anthropic (./cache-marks.ts)

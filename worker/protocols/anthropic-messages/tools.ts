@@ -1,7 +1,8 @@
 /**
  * A Messages body's `tools` and `tool_choice`: the client's tools (`custom`, or no `type`) as
  * `/v1/stream` tools, Anthropic's tools of its own schema that the client runs (`bash_20250124`, the
- * text editors, memory) as the function tools they stand for (./defined-tools.ts), and Anthropic's
+ * text editors, memory) as the function tools they stand for, marked to go to Anthropic in its own
+ * form (./defined-tools.ts), and Anthropic's
  * server tools (a `type` such as `web_search_20250305`,
  * `code_execution_20250825`, `web_fetch_20250910`: server tools, which run on Anthropic's side and
  * bill the key that calls them) forwarded as given to an Anthropic upstream when the deployment
@@ -19,11 +20,12 @@
 import { invalidField } from "../../response/json-error.ts";
 import { isObject, misnamedSchema, own } from "../../request/json-fields.ts";
 import type { JsonObject, StreamRequest } from "../../request/stream-request.ts";
+import type { AnthropicClientTool } from "../../../src/anthropic.ts";
 import { upstreamProviders } from "../../upstream/providers/index.ts";
 import { isChatSearchModel, searchNotRefusable } from "../../request/search-models.ts";
 import { arrayAt, chosenToolAt, objectAt, type WireTool } from "../client-request.ts";
 import { toolNameIn } from "../tool-names.ts";
-import { definedTool } from "./defined-tools.ts";
+import { definedTool, nativeTool } from "./defined-tools.ts";
 import { checkMessagesSearchLimits, type MappedSearch, messagesWebSearchOf, searchTool } from "../web-search.ts";
 
 /** The tool names Anthropic takes, which a Messages client may send. */
@@ -41,6 +43,8 @@ export interface MessagesTools {
   server: StreamRequest["anthropicServerTools"];
   /** The web search mapped to an OpenAI upstream's own, when there is one. */
   webSearch?: MappedSearch;
+  /** Anthropic's client-run tools by name, as an Anthropic upstream is sent them (./defined-tools.ts). */
+  native: Map<string, AnthropicClientTool>;
 }
 
 /**
@@ -59,6 +63,7 @@ export function messagesTools(
   /** Every server tool by name, with its type: what `tool_choice` may name. */
   const named = new Map<string, string>();
   let search: MappedSearch | undefined;
+  const native = new Map<string, AnthropicClientTool>();
   const tools =
     given === undefined
       ? undefined
@@ -72,9 +77,15 @@ export function messagesTools(
               `tools[${i}].type`,
               "A Messages tool is `{name, description?, input_schema}`, with no `type` (or `custom`): `function` is Chat Completions' and Responses' form.",
             );
-          // Run by the client, of a schema Anthropic fixes: a function tool to every provider (./defined-tools.ts).
+          // Run by the client, of a schema Anthropic fixes: its own form to Anthropic, a function
+          // tool to every other provider (./defined-tools.ts).
           const defined = definedTool(type, i);
-          if (defined) return [{ name: toolNameIn(own(fields, "name"), `tools[${i}].name`, NAMES), ...defined }];
+          if (defined) {
+            const name = toolNameIn(own(fields, "name"), `tools[${i}].name`, NAMES);
+            const anthropic = nativeTool(String(type), fields, name, i);
+            if (anthropic) native.set(name, anthropic);
+            return [{ name, ...defined }];
+          }
           checkToolType(type, `tools[${i}].type`);
           const name = own(fields, "name");
           if (typeof name === "string") named.set(name, String(type));
@@ -121,12 +132,14 @@ export function messagesTools(
       server: undefined,
       webSearch: search,
       oneCall,
+      native,
     };
   }
   return {
     tools,
     toolChoice: chosen === undefined ? choiceFor(tools) : undefined,
     oneCall,
+    native,
     server: server.length > 0 ? { tools: server, ...(chosen !== undefined ? { toolChoice: chosen } : {}) } : undefined,
   };
 }

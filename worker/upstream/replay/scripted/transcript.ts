@@ -7,6 +7,7 @@
  */
 import { type JsonValue, type Provider, providerKit } from "../../../../src/index.ts";
 import { longMemberName } from "../../../../src/core.ts";
+import { anthropicToolSchema } from "../../../request/anthropic-tool-schemas.ts";
 
 /** A call of an earlier turn. */
 export interface TranscriptCall {
@@ -160,10 +161,17 @@ const TOOLS: { readonly [P in Provider]: (request: Json) => Transcript["tools"] 
   ollama: chatTools,
   cohere: chatTools,
   "openai-responses": (request) => list(request["tools"]).map((tool) => definition(customAsFunction(object(tool)))),
+  // One of Anthropic's client-run tools comes by its type alone: its documented schema, as Claude knows it.
   anthropic: (request) =>
-    list(request["tools"]).map((tool) =>
-      definition({ ...object(tool), parameters: object(tool)["input_schema"] ?? null }),
-    ),
+    list(request["tools"]).map((tool) => {
+      const known = anthropicToolSchema(object(tool)["type"]);
+      const described = known ? { description: known.description } : {};
+      return definition({
+        ...described,
+        ...object(tool),
+        parameters: object(tool)["input_schema"] ?? known?.parameters ?? null,
+      });
+    }),
   gemini: (request) =>
     list(request["tools"]).flatMap((tool) =>
       list(object(tool)["functionDeclarations"]).map((fn) =>
