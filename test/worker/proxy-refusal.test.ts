@@ -71,4 +71,18 @@ describe("a 401 or 403 that is an HTML page", () => {
     expect(JSON.parse(text).error).toMatchObject({ code: "upstream_auth_failed", upstreamStatus: 401 });
     expect(text).toContain("OPENAI_API_KEY");
   });
+  // Review 77 (whole77): the content type alone decides, and a server that writes its JSON refusal
+  // without setting one (Flask's `return json.dumps(...), 401`, PHP's default) labels it text/html.
+  it("a JSON refusal labelled text/html is still the provider's, naming the key's secret", async () => {
+    const refusal = JSON.stringify({ error: { message: "Incorrect API key provided.", code: "invalid_api_key" } });
+    const upstream = new FakeUpstream({
+      kind: "response",
+      status: 401,
+      body: refusal,
+      headers: { "content-type": "text/html; charset=utf-8" },
+    });
+    const { text } = await answer("stream", upstream);
+    expect(JSON.parse(text).error).toMatchObject({ code: "upstream_auth_failed", upstreamStatus: 401 });
+    expect(text).toContain("OPENAI_API_KEY");
+  });
 });
