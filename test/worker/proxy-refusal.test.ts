@@ -21,6 +21,15 @@ const PAGE =
 const page = (status: number) =>
   new FakeUpstream({ kind: "response", status, body: PAGE, headers: { "content-type": "text/html; charset=UTF-8" } });
 
+/** OpenAI's refusal of the key, a 401 of JSON, under the content type `type`. */
+const keyRefusal = (type: string) =>
+  new FakeUpstream({
+    kind: "response",
+    status: 401,
+    body: JSON.stringify({ error: { message: "Incorrect API key provided.", code: "invalid_api_key" } }),
+    headers: { "content-type": type },
+  });
+
 async function answer(name: string, upstream: FakeUpstream) {
   const endpoint = endpoints[name]!;
   const response = await worker(upstream).call(
@@ -59,15 +68,15 @@ describe("a 401 or 403 that is an HTML page", () => {
   });
 
   it("the provider's own JSON refusal still names the key's secret", async () => {
-    const refusal = JSON.stringify({ error: { message: "Incorrect API key provided.", code: "invalid_api_key" } });
-    const upstream = new FakeUpstream({
-      kind: "response",
-      status: 401,
-      body: refusal,
-      headers: { "content-type": "application/json" },
-    });
-    const { response, text } = await answer("stream", upstream);
+    const { response, text } = await answer("stream", keyRefusal("application/json"));
     expect(response.status).toBe(502);
+    expect(JSON.parse(text).error).toMatchObject({ code: "upstream_auth_failed", upstreamStatus: 401 });
+    expect(text).toContain("OPENAI_API_KEY");
+  });
+  // Review 77 (whole77): the content type alone decides, and a server that writes its JSON refusal
+  // without setting one (Flask's `return json.dumps(...), 401`, PHP's default) labels it text/html.
+  it("a JSON refusal labelled text/html is still the provider's, naming the key's secret", async () => {
+    const { text } = await answer("stream", keyRefusal("text/html; charset=utf-8"));
     expect(JSON.parse(text).error).toMatchObject({ code: "upstream_auth_failed", upstreamStatus: 401 });
     expect(text).toContain("OPENAI_API_KEY");
   });

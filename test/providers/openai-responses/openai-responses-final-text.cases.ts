@@ -56,3 +56,20 @@ group("OpenAI Responses: a message's text that no delta streamed", (test) => {
     assertEquals(texts(streamed), ["It is ", "4."]);
   });
 });
+
+// Review 77 (whole77): the text read from `output_text.done` is given once even when `response.completed`
+// names the message anew (vLLM and mistral.rs rename an item's ids between its events) or not at all.
+group("OpenAI Responses: a message's final text under another name", (test) => {
+  const completed = (message: Record<string, unknown>) => ({
+    type: "response.completed",
+    response: { id: "resp_1", status: "completed", output: [message] },
+  });
+  test("`output_text.done` then `response.completed` naming the message anew: the text, once", () => {
+    assertEquals(texts([CREATED, TEXT_DONE, completed({ ...MESSAGE, id: "msg_renamed" })]), ["It is 4."]);
+  });
+
+  test("`output_text.done` then `response.completed` whose message has no id: the text, once", () => {
+    const { id: _, ...unnamed } = MESSAGE;
+    assertEquals(texts([CREATED, TEXT_DONE, completed(unnamed)]), ["It is 4."]);
+  });
+});
