@@ -5,9 +5,10 @@ import type { Emit } from "../provider-decoder.ts";
  * A message's text that no `response.output_text.delta` streamed: some servers put it only in the
  * events that end it (`response.output_text.done`'s `text`, the message of `output_item.done`, or
  * `response.completed`'s `output`), as gateways in front of Gemini and OpenRouter do (TanStack/ai
- * #937, gemini-web2api #57). Read from the first of them that carries it, once per message (by its
- * id, else its place), and only while no delta streamed in the response: a server that changes an
- * item's id between its events (vLLM, mistral.rs) never gets its text twice. One per response.
+ * #937, gemini-web2api #57). Read from the first of them that carries it, once per message (known
+ * by its id and by its place, since a server may name it anew at its end or not at all), and only
+ * while no delta streamed in the response: a server that changes an item's id between its events
+ * (vLLM, mistral.rs) never gets its text twice. One per response.
  *
  * @example
  * ```ts
@@ -31,18 +32,20 @@ export class ResponsesFinalText {
   /** A `response.output_text.done`: its `text`, when no delta streamed. */
   done(event: Record<string, unknown>, emit: Emit): void {
     const text = event["text"];
-    const item = key(event["item_id"], event["output_index"]);
-    const part = `${item} ${String(event["content_index"])}`;
+    const keys = keysOf(event["item_id"], event["output_index"]);
+    const part = `${keys[0]} ${String(event["content_index"])}`;
     if (this.#streamed || typeof text !== "string" || this.#given.has(part)) return;
-    this.#given.add(part).add(item);
+    this.#given.add(part);
+    for (const key of keys) this.#given.add(key);
     if (text !== "") emit({ type: "text-delta", text });
   }
 
   /** A `message` item at its end (`output_item.done`, `response.completed`): its `output_text` parts' text, when nothing gave it. */
   item(item: Record<string, unknown>, index: number | undefined, emit: Emit): void {
-    const id = key(item["id"], index);
-    if (this.#streamed || this.#given.has(id)) return;
-    this.#given.add(id);
+    const keys = keysOf(item["id"], index);
+    // Given under its id or its place: a server may name the message anew at its end, or not at all (review 77).
+    if (this.#streamed || keys.some((key) => this.#given.has(key))) return;
+    for (const key of keys) this.#given.add(key);
     let text = "";
     for (const part of arrayOf(item["content"]))
       if (isRecord(part) && part["type"] === "output_text" && typeof part["text"] === "string") text += part["text"];
@@ -50,5 +53,8 @@ export class ResponsesFinalText {
   }
 }
 
-/** A message's key: its id, else its place in the output. */
-const key = (id: unknown, index: unknown): string => (typeof id === "string" && id !== "" ? id : `#${String(index)}`);
+/** A message's keys: its id (if any) and its place in the output. */
+const keysOf = (id: unknown, index: unknown): string[] => [
+  typeof id === "string" && id !== "" ? id : "#",
+  `#${String(index)}`,
+];
