@@ -6,7 +6,8 @@ import type { WatchedBody } from "./watched-body.ts";
 import { geminiInteractionsResumingBody } from "../../src/gemini-interactions.ts";
 import { contextOverflowError, contextOverflowIn } from "./context-overflow.ts";
 import { limitRefusal } from "./limit-refusal.ts";
-import { proxyRefusal } from "./proxy-refusal.ts";
+import { bodyPrefix } from "./body-prefix.ts";
+import { labelledPage, proxyRefusal } from "./proxy-refusal.ts";
 import { awsErrorType } from "./providers/aws-refusal.ts";
 
 /** Options of {@link openUpstream}. */
@@ -103,7 +104,7 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
         : { method: "POST", headers, body, signal: request.signal, redirect: "manual" },
     );
     // Under the same clocks: a provider that stalls in its error body is cut off as in its headers.
-    refusal = proxyRefusal(response) ?? (await refusalOf(response, request.signal, options.variables?.authRefusal));
+    refusal = await refusalOf(response, request.signal, options.variables?.authRefusal);
   } catch (error) {
     request.abort();
     // A stand-in for the provider (the offline scripted model) that failed itself says so.
@@ -213,17 +214,21 @@ async function refusalOf(
   authRefusal?: (errorType: string | undefined) => string,
 ): Promise<HttpError | undefined> {
   const { status } = response;
-  if ((status === 401 || status === 403) && authRefusal) {
+  if (status === 401 || status === 403) {
     // The refusal's exception type (AWS): the header's, else the body's `__type`; never its message.
-    const header = response.headers.get("x-amzn-errortype");
-    const text = header === null && response.body ? await prefix(response.body, REFUSAL_BYTES, signal) : "";
-    return upstream(502, "upstream_auth_failed", authRefusal(awsErrorType(header, text)), status);
+    const header = authRefusal ? response.headers.get("x-amzn-errortype") : null;
+    const read = labelledPage(response) || (authRefusal !== undefined && header === null);
+    const text = read && response.body ? await bodyPrefix(response.body, REFUSAL_BYTES, signal) : "";
+    const page = proxyRefusal(response, text); // else the provider's own: Bedrock's says which
+    return page || !authRefusal
+      ? page
+      : upstream(502, "upstream_auth_failed", authRefusal(awsErrorType(header, text)), status);
   }
   // An overload's body is read for the wait it names (Gemini's RetryInfo, a message's "try again in").
   const overload = status === 503 || status === 529;
   if (status < 400 || (status >= 500 && !overload) || status === 401 || status === 403 || !response.body)
     return undefined;
-  const text = await prefix(response.body, REFUSAL_BYTES, signal);
+  const text = await bodyPrefix(response.body, REFUSAL_BYTES, signal);
   const limit = limitRefusal(response, text);
   if (limit || overload) return limit;
   if (!REASONING_REFUSALS.some((refusal) => refusal.test(text))) {
@@ -240,35 +245,6 @@ async function refusalOf(
       "cannot make it up.",
     upstreamStatus: status,
   });
-}
-
-/**
- * The first `max` bytes of a body as text, or what came of them before `signal` aborted (the rest
- * is not read; the caller cancels the body).
- */
-async function prefix(body: ReadableStream<Uint8Array>, max: number, signal: AbortSignal): Promise<string> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  let read = 0;
-  const stop = (): void => void reader.cancel().catch(() => undefined);
-  if (signal.aborted) stop();
-  else signal.addEventListener("abort", stop, { once: true });
-  try {
-    while (read < max) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      const part = value.subarray(0, max - read);
-      read += part.length;
-      text += decoder.decode(part, { stream: true });
-    }
-  } catch {
-    // A body cut short tells nothing more: what came is all there is to read.
-  } finally {
-    signal.removeEventListener("abort", stop);
-    reader.releaseLock();
-  }
-  return text;
 }
 
 /** A 404: no such model, or a base URL without its path (`/v1`), which is a 404 for every model. */
