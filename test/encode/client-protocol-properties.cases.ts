@@ -77,7 +77,14 @@ group("client-protocol encoders: batching", (test) => {
       "ag-ui": () => new AGUIEncoderStream({ threadId: "t", runId: "r", generateId: countingIds() }),
       anthropic: () => new AnthropicMessagesEncoderStream({ model: "m", id: "msg_1", generateId: countingIds() }),
       responses: () =>
-        new OpenAIResponsesEncoderStream({ model: "m", id: "resp_1", createdAt: 1, generateId: countingIds() }),
+        // A fixed clock: `completed_at` read from the clock differs when the two runs straddle a second.
+        new OpenAIResponsesEncoderStream({
+          model: "m",
+          id: "resp_1",
+          createdAt: 1,
+          now: () => 2000,
+          generateId: countingIds(),
+        }),
     };
     for (const make of Object.values(stages)) {
       const one = decode(

@@ -111,8 +111,12 @@ group("streamToolCalls cancellation, faults and limits", (test) => {
     });
     const thrown = await collect(chain.pipeThrough(new ToolCallAccumulatorStream()).pipeThrough(tap)).catch((e) => e);
     assert(thrown === failure, `the body's own error, not a ToolCallStreamError: ${String(thrown)}`);
-    // done_1 is still open (an OpenAI Chat call completes at the next call or the finish): lost.
-    assertEquals(seen, ["tool-call-start", "tool-call-delta", "text-delta"]);
+    // done_1 is still open (an OpenAI Chat call completes at the next call or the finish): lost,
+    // never completed. How many of the events before the fault get through is the streams' race, not
+    // the chain's: a pipe's error empties the queues of the stages after it (Chromium dropped the
+    // text delta once), so the events are a prefix of those the body's bytes make.
+    const made = ["tool-call-start", "tool-call-delta", "text-delta"];
+    assertEquals(seen, made.slice(0, seen.length));
     const abort = (await collect(streamToolCalls(body(), { provider: "openai" }))).at(-1);
     assert(abort?.type === "abort" && abort.reason === "stream-failed", JSON.stringify(abort));
     assertEquals(
