@@ -160,7 +160,7 @@ describe("/v1/messages: Anthropic's client-run tools to Anthropic in their own f
     ]);
   });
 
-  it("the calls from Anthropic are still held to the tools' documented schemas and the tool_choice", async () => {
+  it("the parsed tools carry the marker and the documented schemas, which a validator of them applies, and the tool_choice holds", async () => {
     const { request } = parseMessagesRequest({ ...ask(TOOLS), model: "anthropic/m" }, providerNames, []);
     expect(request.tools.map((tool) => tool.anthropicTool)).toEqual([
       { type: "bash_20250124" },

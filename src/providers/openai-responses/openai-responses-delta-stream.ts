@@ -170,6 +170,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
         this.#emit(providerError(event));
         return void (event["type"] ?? this.#emit({ type: "done" }));
       default: // a built-in call's own events (diff, commands), at -1 those of no item (`response.created`)
+        if (type === "response.created" || type === "response.in_progress") this.#final.open();
         this.#builtIns?.event(type, event, this.#indexOf(event) ?? -1);
     }
   }
@@ -291,8 +292,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     if (type === "response.failed" && isRecord(response["error"]))
       this.#emit(providerError(response["error"], "The provider reported that the response failed."));
     const status = nonEmptyString(response["status"]) ?? type.slice("response.".length);
-    // An incomplete response's `incomplete_details.reason` is its raw reason (one not in the table is `other`).
-    const why = nonEmptyString((response["incomplete_details"] as Payload | null)?.["reason"]) ?? status;
+    const why = nonEmptyString((response["incomplete_details"] as Payload | null)?.["reason"]) ?? status; // an incomplete one's raw reason (one not in the table is `other`)
     const reason = ownValue(RESPONSES_FINISH_REASONS, why) ?? "other";
     this.#emit({ type: "finish", rawReason: why, reason });
     this.#emit({ type: "done" });
