@@ -77,7 +77,7 @@ describe("POST /v1/stream request validation", () => {
     // A prompt sent as a string is there, and told the shape it needs rather than that it is missing.
     await expectError(await call(streamRequest(validBody({ messages: "Weather in Paris?" }))), 400, {
       field: "messages",
-      message: '`messages` must be a non-empty array of messages, such as `[{"role": "user", "content": "Hi"}]`.',
+      message: '`messages` must be a non-empty array, such as `[{"role": "user", "content": "Hi"}]`.',
     });
     await expectError(await call(streamRequest(validBody({ messages: [{ role: "robot", content: "hi" }] }))), 400, {
       code: "invalid_request",

@@ -33,7 +33,7 @@ export function parseMessages(value: unknown, bounds: RequestBounds, provider: s
       "messages",
       value === undefined
         ? "`messages` is required: a non-empty array."
-        : '`messages` must be a non-empty array of messages, such as `[{"role": "user", "content": "Hi"}]`.',
+        : '`messages` must be a non-empty array, such as `[{"role": "user", "content": "Hi"}]`.',
     );
   if (value.length > bounds.messages)
     throw invalidField("messages", `\`messages\` has more than ${bounds.messages} entries.`);
