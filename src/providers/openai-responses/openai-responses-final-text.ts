@@ -67,8 +67,6 @@ export class ResponsesFinalText {
   }
 }
 
-/** A message's keys: its id (if any) and its place in the output. */
-const keysOf = (id: unknown, index: unknown): string[] => [
-  typeof id === "string" && id !== "" ? id : "#",
-  `#${String(index)}`,
-];
+/** A message's keys: its id (if any) and its place in the output; never a key two messages without ids share (review 77). */
+const keysOf = (id: unknown, index: unknown): string[] =>
+  typeof id === "string" && id !== "" ? [id, `#${String(index)}`] : [`#${String(index)}`];

@@ -73,3 +73,31 @@ group("OpenAI Responses: a stream resumed after its last text delta", (test) => 
     );
   });
 });
+
+// A message without an id is known by its place alone: a key every such message shared (28c3597c's
+// `#`) had the first one given hide the others (review 77).
+group("OpenAI Responses: two messages without ids, their text only at their end", (test) => {
+  const unnamed = (text: string) => ({
+    type: "message",
+    role: "assistant",
+    status: "completed",
+    content: [{ type: "output_text", text, annotations: [] }],
+  });
+  test("in `response.completed`: both texts", () => {
+    const completed = {
+      type: "response.completed",
+      response: { id: "resp_1", status: "completed", output: [unnamed("First."), unnamed("Second.")] },
+    };
+    assertEquals(texts([CREATED, completed]), ["First.", "Second."]);
+  });
+
+  test("in `output_text.done` events without `item_id`, each at its place: both texts", () => {
+    const done = (output_index: number, text: string) => ({
+      type: "response.output_text.done",
+      output_index,
+      content_index: 0,
+      text,
+    });
+    assertEquals(texts([CREATED, done(0, "First."), done(1, "Second.")]), ["First.", "Second."]);
+  });
+});
