@@ -38,7 +38,6 @@ import "./providers/gemini/gemini-end.cases.ts";
 import "./providers/openai-responses/openai-responses-rules.cases.ts";
 import "./providers/openai-responses/openai-responses-bare-error.cases.ts";
 import "./providers/openai-responses/openai-responses-final-text.cases.ts";
-import "./providers/openai-responses/openai-responses-final-text-resumed.cases.ts";
 import "./providers/openai-responses/openai-responses-incomplete-reasons.cases.ts";
 import "./providers/openai-responses/openai-responses-unannounced-calls.cases.ts";
 import "./providers/openai-responses/openai-responses-summary-parts.cases.ts";

@@ -31,11 +31,11 @@ const DELTA = (delta: string) => ({
   delta,
 });
 
-/** The text deltas a decoder gives for the events (numbered in order). */
-function texts(events: Record<string, unknown>[]): string[] {
+/** The text deltas a decoder gives for the events (numbered in order from `first`). */
+function texts(events: Record<string, unknown>[], first = 0): string[] {
   const out: ProviderDelta[] = [];
   const decoder = new OpenAIResponsesDecoder((delta) => out.push(delta));
-  events.forEach((event, i) => decoder.decode({ data: JSON.stringify({ ...event, sequence_number: i }) }));
+  events.forEach((event, i) => decoder.decode({ data: JSON.stringify({ ...event, sequence_number: first + i }) }));
   decoder.end();
   return out.flatMap((delta) => (delta.type === "text-delta" ? [delta.text] : []));
 }
@@ -57,8 +57,8 @@ group("OpenAI Responses: a message's text that no delta streamed", (test) => {
   });
 });
 
-// Review 77 (whole77): the text read from `output_text.done` is given once even when `response.completed`
-// names the message anew (vLLM and mistral.rs rename an item's ids between its events) or not at all.
+// The end names the message anew or not at all (vLLM and mistral.rs rename an item's id between its
+// events), or the done event has no `item_id`: a message is known by its id and by its place.
 group("OpenAI Responses: a message's final text under another name", (test) => {
   const completed = (message: Record<string, unknown>) => ({
     type: "response.completed",
@@ -71,5 +71,46 @@ group("OpenAI Responses: a message's final text under another name", (test) => {
   test("`output_text.done` then `response.completed` whose message has no id: the text, once", () => {
     const { id: _, ...unnamed } = MESSAGE;
     assertEquals(texts([CREATED, TEXT_DONE, completed(unnamed)]), ["It is 4."]);
+  });
+
+  test("`output_text.done` with no `item_id`, then `response.completed`: the text once", () => {
+    const { item_id: _, ...unnamed } = TEXT_DONE;
+    assertEquals(texts([CREATED, unnamed, COMPLETED]), ["It is 4."]);
+  });
+
+  test("`output_text.done` of one id, the completed message of another at its place (an id renamed, as vLLM does): the text once", () => {
+    assertEquals(texts([CREATED, { ...TEXT_DONE, item_id: "msg_stream_1" }, COMPLETED]), ["It is 4."]);
+  });
+});
+
+// A background response's stream resumed with `starting_after` (OpenAI's `GET /v1/responses/{id}?
+// stream=true&starting_after=N`, which the library's detection reads, keepalive first) opens after
+// event N: one cut after the text's last delta opens at its `output_text.done`. The client has the
+// text from the stream before; the resumed part holds none. No `response.created` opens it, which
+// every stream that sends its text only at the end (gemini-web2api, the completed-only gateways)
+// does send.
+group("OpenAI Responses: a stream resumed after its last text delta", (test) => {
+  test("adds no second copy of the text it streamed before the cut", () => {
+    const resumed = [{ type: "keepalive" }, TEXT_DONE, ITEM_DONE, COMPLETED];
+    assertEquals(texts(resumed, 40), []);
+  });
+});
+
+// A message without an id is known by its place alone, never by a key such messages share.
+group("OpenAI Responses: two messages without ids, their text only at their end", (test) => {
+  const { id: _, ...message } = MESSAGE;
+  const unnamed = (text: string) => ({ ...message, content: [{ ...PART, text }] });
+  test("in `response.completed`: both texts", () => {
+    const completed = {
+      type: "response.completed",
+      response: { id: "resp_1", status: "completed", output: [unnamed("First."), unnamed("Second.")] },
+    };
+    assertEquals(texts([CREATED, completed]), ["First.", "Second."]);
+  });
+
+  test("in `output_text.done` events without `item_id`, each at its place: both texts", () => {
+    const { item_id: _, ...unnamed } = TEXT_DONE;
+    const done = (output_index: number, text: string) => ({ ...unnamed, output_index, text });
+    assertEquals(texts([CREATED, done(0, "First."), done(1, "Second.")]), ["First.", "Second."]);
   });
 });
